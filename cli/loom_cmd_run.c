@@ -1,0 +1,2 @@
+/* loom_cmd_run.c -- placeholder until implemented. */
+typedef int loom_cmd_run_placeholder_;

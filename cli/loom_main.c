@@ -1,0 +1,2 @@
+/* loom_main.c -- the `loom` command: dispatch to subcommands. */
+int main(void) { return 0; }

@@ -1,0 +1,250 @@
+/* emu.h -- the warp interpreter: decoded programs, warps, CTAs, handlers.
+ * Handlers execute one instruction for all lanes of a warp over rows of lanes. */
+#ifndef LOOM_EMU_H
+#define LOOM_EMU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "ptx/ptx_ir.h"
+
+#define EMU_WARP_SIZE 32
+#define EMU_NOGUARD 0xFFFFu
+#define EMU_NOREG 0xFFFFu
+
+typedef uint32_t emu_mask;
+
+struct emu_warp;
+struct emu_inst;
+struct emu_cta;
+struct emu_program;
+
+/* A handler runs one instruction for the lanes in `m` (active and guard-true).
+ * It returns EMU_CONTINUE, or one of the stop codes; the dispatch loop has
+ * already advanced w->pc to the next instruction, so branches overwrite it.
+ * Handlers never know which threads occupy their lanes. */
+enum emu_step {
+    EMU_CONTINUE = 0,
+    EMU_STOP_FAULT,      /* w->cta->fault holds the report */
+    EMU_STOP_BARRIER,    /* warp waits at a barrier (w->wait describes it) */
+    EMU_STOP_EXIT,       /* every lane of the warp has exited */
+    EMU_STOP_YIELD,      /* warp polls memory or sleeps: let others run */
+};
+typedef int (*emu_fn)(struct emu_warp *w, const struct emu_inst *in, emu_mask m);
+
+/* One decoded instruction. Operand fields name rows in the register file the
+ * handler implies: r32 rows for types up to 32 bits (8/16-bit values are kept
+ * zero-extended in the low bits), r64 rows for 64-bit types, pred masks for
+ * predicates. Immediates and uniform special registers are constant rows filled
+ * at warp start, so handlers have no immediate variants. */
+struct emu_inst {
+    emu_fn fn;
+    uint16_t d, a, b, c;     /* destination and up to three sources */
+    uint16_t e;              /* second destination (setp p|q, carry-out ...), or EMU_NOREG */
+    uint16_t guard;          /* predicate register, or EMU_NOGUARD */
+    uint8_t guard_neg;
+    uint8_t sub;             /* per-handler selector (comparison, boolean op, shuffle mode ...) */
+    uint8_t sub2;
+    uint8_t nv;              /* vector length for ld/st/mov vectors */
+    uint16_t v[8];           /* vector element rows (ld/st .v2/.v4, mov pack/unpack) */
+    int64_t imm;             /* address offset, literal that handlers need as such */
+    uint32_t target;         /* branch target pc */
+    uint32_t reconv;         /* reconvergence pc (immediate post-dominator) */
+    const void *aux;         /* handler-specific data owned by the program */
+    uint32_t src;            /* index into program->locs */
+};
+
+/* Where an instruction came from, for reports and the debugger. */
+struct emu_loc {
+    uint32_t ptx_line, ptx_col;
+    uint32_t cu_file, cu_line;
+    const struct ptx_instr *ir;
+};
+
+/* Comparison codes for setp/set/slct handlers (inst.sub). */
+enum emu_cmp {
+    EMU_CMP_EQ, EMU_CMP_NE, EMU_CMP_LT, EMU_CMP_LE, EMU_CMP_GT, EMU_CMP_GE,
+    EMU_CMP_EQU, EMU_CMP_NEU, EMU_CMP_LTU, EMU_CMP_LEU, EMU_CMP_GTU, EMU_CMP_GEU,
+    EMU_CMP_NUM, EMU_CMP_NAN,
+};
+/* Boolean combining (inst.sub2): none, and, or, xor. */
+enum emu_boolop { EMU_BOOL_NONE, EMU_BOOL_AND, EMU_BOOL_OR, EMU_BOOL_XOR };
+
+/* An entry of the PDOM reconvergence stack. */
+struct emu_simt_entry {
+    uint32_t pc;         /* where this entry's lanes resume */
+    uint32_t reconv;     /* pop when the top entry reaches this pc */
+    emu_mask mask;
+};
+
+/* A call frame (calls to .func). */
+struct emu_frame {
+    uint32_t ret_pc;
+    uint32_t local_sp;    /* local-memory stack pointer to restore */
+    const struct emu_func *callee;
+    uint32_t simt_depth;  /* SIMT stack depth at the call */
+};
+
+/* Why a warp is not running. */
+enum emu_wait_kind { EMU_WAIT_NONE, EMU_WAIT_BARRIER, EMU_WAIT_WARPSYNC, EMU_WAIT_POLL, EMU_WAIT_SLEEP };
+struct emu_wait {
+    enum emu_wait_kind kind;
+    uint32_t barrier;     /* barrier id */
+    uint32_t count;       /* expected thread count (0 = all threads of the CTA) */
+    uint32_t pc;          /* the waiting instruction */
+};
+
+struct emu_warp {
+    /* Register files: rows of EMU_WARP_SIZE lanes. */
+    uint32_t (*r32)[EMU_WARP_SIZE];
+    uint64_t (*r64)[EMU_WARP_SIZE];
+    emu_mask *pred;
+    uint32_t cc[EMU_WARP_SIZE];          /* carry flag per lane for .cc / addc */
+    /* Control. */
+    uint32_t pc;
+    emu_mask active;                     /* lanes executing now (top of SIMT stack) */
+    emu_mask exited;                     /* lanes that executed exit/ret from the kernel */
+    emu_mask valid;                      /* lanes that exist (last warp may be partial) */
+    struct emu_simt_entry *stack;
+    uint32_t sp, stack_cap;
+    struct emu_frame *frames;
+    uint32_t nframes, frames_cap;
+    struct emu_wait wait;
+    /* Identity. */
+    struct emu_cta *cta;
+    uint32_t id;                         /* warp index in the CTA */
+    uint32_t tid[3][EMU_WARP_SIZE];      /* thread indices of each lane */
+    /* Local memory: lane l's bytes start at local + l * local_stride. */
+    uint8_t *local;
+    uint64_t local_stride;
+    uint32_t local_sp;                   /* current frame offset (grows up) */
+    /* Counters (observers). */
+    uint64_t n_inst, n_thread_inst, n_diverge;
+};
+
+/* A barrier's state inside a CTA. */
+struct emu_barrier {
+    uint32_t arrived;                    /* threads arrived so far */
+    uint32_t expected;                   /* threads expected (0 = not in use) */
+    emu_mask waiting_warps[32];          /* bit w of word w/32: warp w waits here (up to 1024 warps) */
+    uint32_t red_and, red_or, red_popc;  /* bar.red accumulators */
+};
+
+/* Report of a kernel fault. */
+struct emu_fault {
+    int status;                          /* enum loom_status */
+    uint32_t pc;
+    uint32_t warp, lane;
+    uint32_t tid[3];
+    uint64_t addr;
+    uint32_t size;
+    char msg[512];                       /* the whole report, ready to print */
+};
+
+struct emu_launch;
+
+struct emu_cta {
+    const struct emu_launch *launch;
+    uint32_t ctaid[3];
+    uint32_t nthreads, nwarps;
+    struct emu_warp *warps;
+    uint8_t *shared;                     /* static + dynamic shared memory */
+    uint64_t shared_size;
+    struct emu_barrier bars[16];
+    uint32_t smid;
+    struct emu_fault *fault;             /* non-NULL once a fault stopped the CTA */
+    struct emu_fault fault_store;
+};
+
+/* Everything a handler may need about the launch. */
+struct emu_launch {
+    const struct emu_program *prog;
+    const struct emu_func *entry;
+    uint32_t grid[3], block[3];
+    uint64_t dyn_shared;
+    const uint8_t *params;               /* kernel parameter buffer (ld.param of the entry) */
+    uint64_t params_size;
+    struct mem_space *mem;               /* device memory: allocations and checks */
+    struct emu_host *host;               /* host services: printf, malloc, assert */
+    bool check;                          /* memory checking on */
+    uint32_t gridid;
+    uint32_t nsm;
+};
+
+/* A decoded function: a range of the program's instructions. */
+struct emu_func {
+    const struct ptx_func *ir;
+    uint32_t entry_pc, end_pc;
+    uint32_t frame_bytes;               /* local bytes per thread for one activation */
+    uint32_t param_bytes;
+};
+
+/* A decoded module: one flat instruction array for all functions. */
+struct emu_program {
+    const struct ptx_module *ir;
+    struct emu_inst *code;
+    struct emu_loc *locs;
+    uint32_t ncode;
+    struct emu_func *funcs;
+    uint32_t nfuncs;
+    uint32_t n32, n64, npred;            /* register rows, constant rows included */
+    uint32_t nconst32, nconst64;         /* constant rows: the first rows of each file */
+    uint32_t *const32;                   /* values of the constant rows */
+    uint64_t *const64;
+};
+
+/* ---- Decoding (emu_decode.c) ---------------------------------------------
+ * The decoder walks each function's IR; for every instruction it asks the
+ * family selectors in turn. A selector returns EMU_SEL_NO when the opcode is
+ * not its family, EMU_SEL_OK when it filled *out, or EMU_SEL_UNSUPPORTED with
+ * dc->why set ("unsupported instruction 'x.y.z'" is composed by the decoder). */
+enum emu_sel { EMU_SEL_NO, EMU_SEL_OK, EMU_SEL_UNSUPPORTED };
+
+struct emu_decoder;
+
+/* Operand helpers for selectors. Each returns a row index in the file that
+ * matches the width (r32 for <= 32 bits, r64 for 64 bits); immediates, symbol
+ * addresses and uniform special registers become constant rows. */
+uint16_t emu_dec_reg32(struct emu_decoder *dc, const struct ptx_operand *op);
+uint16_t emu_dec_reg64(struct emu_decoder *dc, const struct ptx_operand *op);
+uint16_t emu_dec_pred(struct emu_decoder *dc, const struct ptx_operand *op);
+/* Row for operand `op` read as a value of type t (chooses reg32 or reg64). */
+uint16_t emu_dec_src(struct emu_decoder *dc, const struct ptx_operand *op, enum ptx_type t);
+uint16_t emu_dec_dst(struct emu_decoder *dc, const struct ptx_operand *op, enum ptx_type t);
+/* Marks the selection unsupported with a reason. */
+enum emu_sel emu_dec_unsupported(struct emu_decoder *dc, const char *why);
+const struct ptx_instr *emu_dec_instr(const struct emu_decoder *dc);
+
+/* Family selectors: one per instruction family file. */
+enum emu_sel emu_sel_int(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out);
+enum emu_sel emu_sel_bits(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out);
+enum emu_sel emu_sel_float(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out);
+enum emu_sel emu_sel_half(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out);
+enum emu_sel emu_sel_cvt(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out);
+enum emu_sel emu_sel_cmp(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out);
+enum emu_sel emu_sel_mem(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out);
+enum emu_sel emu_sel_atom(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out);
+enum emu_sel emu_sel_warp(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out);
+enum emu_sel emu_sel_ctrl(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out);
+enum emu_sel emu_sel_sreg(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out);
+
+/* ---- Lane-loop helpers for handlers ---------------------------------------
+ * Row accessors and a masked write that the compiler turns into a blend. */
+#define EMU_R32(w, r) ((w)->r32[(r)])
+#define EMU_R64(w, r) ((w)->r64[(r)])
+#define EMU_LANES(l) for (unsigned l = 0; l < EMU_WARP_SIZE; l++)
+#define EMU_ON(m, l) (((m) >> (l)) & 1u)
+
+static inline float emu_f32(uint32_t b) { float f; memcpy(&f, &b, 4); return f; }
+static inline uint32_t emu_b32(float f) { uint32_t b; memcpy(&b, &f, 4); return b; }
+static inline double emu_f64(uint64_t b) { double f; memcpy(&f, &b, 8); return f; }
+static inline uint64_t emu_b64(double f) { uint64_t b; memcpy(&b, &f, 8); return b; }
+
+/* Reports a fault from inside a handler: fills w->cta->fault with the standard
+ * report (kernel, PTX line, CUDA line, block, thread, address) and returns
+ * EMU_STOP_FAULT. `lane` is the first faulting lane. */
+int emu_fault(struct emu_warp *w, const struct emu_inst *in, unsigned lane, int status,
+              uint64_t addr, unsigned size, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+
+#endif

@@ -1,0 +1,2 @@
+/* emu_bits.c -- placeholder until implemented. */
+typedef int emu_bits_placeholder_;

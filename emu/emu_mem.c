@@ -1,0 +1,2 @@
+/* emu_mem.c -- placeholder until implemented. */
+typedef int emu_mem_placeholder_;

@@ -1,0 +1,2 @@
+/* emu_sreg.c -- placeholder until implemented. */
+typedef int emu_sreg_placeholder_;

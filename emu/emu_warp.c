@@ -1,0 +1,2 @@
+/* emu_warp.c -- placeholder until implemented. */
+typedef int emu_warp_placeholder_;

@@ -1,0 +1,1 @@
+# examples/ -- classic kernels run through loom run.

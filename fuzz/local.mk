@@ -1,0 +1,1 @@
+# fuzz/ -- fuzzing harnesses (make fuzz).

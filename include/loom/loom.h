@@ -1,0 +1,230 @@
+/* loom.h -- Loom's public C API: run PTX kernels on the CPU.
+ *
+ * A program creates a device, loads PTX modules into it, allocates device
+ * memory, launches kernels on streams and synchronises. Every call returns a
+ * loom_status; after an error, loom_device_error() gives the full report
+ * (for a kernel fault: kernel, PTX line, CUDA line, block, thread, address).
+ * No call aborts the process. All functions are thread-safe unless noted.
+ *
+ *     struct loom_device *dev;
+ *     loom_device_create(NULL, &dev);
+ *     struct loom_module *mod;
+ *     if (loom_module_load_file(dev, "saxpy.ptx", &mod) != LOOM_OK)
+ *         fprintf(stderr, "%s\n", loom_device_error(dev));
+ *     struct loom_kernel *k;
+ *     loom_module_get_kernel(mod, "saxpy", &k);
+ *     uint64_t x; loom_malloc(dev, n * 4, &x);
+ *     ...
+ *     void *args[] = { &a, &x, &y, &n };
+ *     loom_launch(dev, k, &(struct loom_launch_config){ .grid = {n / 256, 1, 1},
+ *                 .block = {256, 1, 1} }, args);
+ *     loom_synchronize(dev);
+ */
+#ifndef LOOM_LOOM_H
+#define LOOM_LOOM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define LOOM_VERSION_MAJOR 0
+#define LOOM_VERSION_MINOR 1
+#define LOOM_VERSION_PATCH 0
+
+/* Status codes. Messages come from one table: loom_status_string(). */
+enum loom_status {
+    LOOM_OK = 0,
+    LOOM_ERR_INVALID_VALUE,      /* a bad argument to an API call */
+    LOOM_ERR_OUT_OF_MEMORY,      /* device allocation failed */
+    LOOM_ERR_PARSE,              /* the PTX text has errors (diagnostics in the report) */
+    LOOM_ERR_UNSUPPORTED,        /* the PTX uses something Loom does not run (named in the report) */
+    LOOM_ERR_NOT_FOUND,          /* no such kernel or symbol */
+    LOOM_ERR_INVALID_CONFIG,     /* bad grid/block/shared-memory configuration */
+    LOOM_ERR_INVALID_ARGS,       /* kernel arguments do not match the .param list */
+    LOOM_ERR_INVALID_POINTER,    /* a pointer that is not a live device allocation */
+    LOOM_ERR_ILLEGAL_ADDRESS,    /* kernel fault: out of bounds, freed, null, wrong space */
+    LOOM_ERR_MISALIGNED,         /* kernel fault: misaligned access */
+    LOOM_ERR_TRAP,               /* kernel executed trap */
+    LOOM_ERR_ASSERT,             /* kernel assert() failed */
+    LOOM_ERR_DEADLOCK,           /* barrier that can never complete */
+    LOOM_ERR_TIMEOUT,            /* kernel ran past its time limit */
+    LOOM_ERR_LAUNCH_FAILED,      /* other kernel failure */
+    LOOM_ERR_NOT_READY,          /* asynchronous work still pending (query calls) */
+    LOOM_ERR_IO,                 /* a file could not be read */
+    LOOM_ERR_INTERNAL,
+    LOOM_STATUS_COUNT_
+};
+
+const char *loom_status_string(enum loom_status s);
+const char *loom_status_name(enum loom_status s);
+
+/* Device configuration; zero-initialised fields mean "default". */
+struct loom_device_config {
+    unsigned workers;            /* CPU worker threads; 0 = one per core (LOOM_WORKERS) */
+    const char *preset;          /* emulated GPU preset name; NULL = "h100" */
+    bool deterministic;          /* fixed schedule: identical results run after run */
+    bool no_check;               /* disable memory checking (faster) */
+    bool stats;                  /* collect per-kernel statistics */
+    FILE *printf_out;            /* where kernel printf goes; NULL = stdout */
+    double timeout_s;            /* stop kernels running longer; 0 = none */
+};
+
+/* Properties of the emulated GPU, as the CUDA runtime reports them. */
+struct loom_device_props {
+    char name[256];
+    int cc_major, cc_minor;
+    int multiprocessors;
+    int warp_size;
+    int max_threads_per_block;
+    int max_block_dim[3];
+    int max_grid_dim[3];
+    int max_threads_per_sm;
+    int max_blocks_per_sm;
+    int regs_per_block, regs_per_sm;
+    size_t shared_per_block;         /* default limit */
+    size_t shared_per_block_optin;   /* opt-in maximum */
+    size_t shared_per_sm;
+    size_t total_global_mem;
+    size_t total_const_mem;
+    int clock_khz;
+    int mem_clock_khz;
+    int mem_bus_width;
+    int l2_cache_size;
+};
+
+struct loom_device;
+struct loom_module;
+struct loom_kernel;
+struct loom_stream;
+struct loom_event;
+
+enum loom_status loom_device_create(const struct loom_device_config *cfg, struct loom_device **out_dev);
+void loom_device_destroy(struct loom_device *dev);
+/* Fills props with the emulated GPU's properties. */
+void loom_device_props(const struct loom_device *dev, struct loom_device_props *out_props);
+/* The full text of the last error on this device (thread-local per calling thread
+ * for API errors; kernel faults are recorded on the device). Never NULL. */
+const char *loom_device_error(struct loom_device *dev);
+/* The sticky error left by a kernel fault (LOOM_OK when none); reset clears it. */
+enum loom_status loom_device_sticky_error(struct loom_device *dev);
+/* Waits for all work, frees every allocation and module, clears the sticky error. */
+enum loom_status loom_device_reset(struct loom_device *dev);
+
+/* Modules. `name` labels diagnostics (a file name). Diagnostics for a failed
+ * load are in loom_device_error(). */
+enum loom_status loom_module_load_text(struct loom_device *dev, const char *text, size_t len,
+                                       const char *name, struct loom_module **out_mod);
+enum loom_status loom_module_load_file(struct loom_device *dev, const char *path,
+                                       struct loom_module **out_mod);
+void loom_module_unload(struct loom_module *mod);
+/* Looks a kernel up by its mangled PTX name. */
+enum loom_status loom_module_get_kernel(struct loom_module *mod, const char *name,
+                                        struct loom_kernel **out_kernel);
+unsigned loom_module_kernel_count(const struct loom_module *mod);
+struct loom_kernel *loom_module_kernel(struct loom_module *mod, unsigned index);
+/* The device address and size of a module-scope variable (.global/.const). */
+enum loom_status loom_module_get_global(struct loom_module *mod, const char *name,
+                                        uint64_t *out_addr, size_t *out_size);
+
+/* Kernel parameters, as declared in the .param list. */
+enum loom_param_kind { LOOM_PARAM_INT, LOOM_PARAM_FLOAT, LOOM_PARAM_BYTES };
+struct loom_param_info {
+    const char *name;
+    enum loom_param_kind kind;
+    unsigned size;      /* bytes */
+    unsigned align;
+    unsigned offset;    /* in the parameter buffer */
+    bool is_signed;
+    bool is_pointer;    /* .ptr, or a u64/b64 parameter */
+};
+const char *loom_kernel_name(const struct loom_kernel *k);
+unsigned loom_kernel_param_count(const struct loom_kernel *k);
+void loom_kernel_param(const struct loom_kernel *k, unsigned index, struct loom_param_info *out_info);
+
+struct loom_kernel_attrs {
+    unsigned num_regs;
+    size_t shared_bytes;        /* static */
+    size_t local_bytes;         /* per thread */
+    size_t const_bytes;
+    size_t param_bytes;
+    unsigned max_threads_per_block;
+    unsigned ptx_version;       /* 10 * major + minor */
+    unsigned sm;                /* .target */
+    size_t max_dynamic_shared;  /* settable attribute */
+};
+void loom_kernel_attrs(const struct loom_kernel *k, struct loom_kernel_attrs *out_attrs);
+enum loom_status loom_kernel_set_max_dynamic_shared(struct loom_kernel *k, size_t bytes);
+
+/* Device memory. Addresses are 64-bit device addresses; on Loom they are
+ * also valid host addresses, which is how managed memory works. */
+enum loom_status loom_malloc(struct loom_device *dev, size_t size, uint64_t *out_addr);
+enum loom_status loom_malloc_managed(struct loom_device *dev, size_t size, uint64_t *out_addr);
+enum loom_status loom_free(struct loom_device *dev, uint64_t addr);
+/* Finds the live allocation containing addr. */
+enum loom_status loom_pointer_info(struct loom_device *dev, uint64_t addr, uint64_t *out_base,
+                                   size_t *out_size, bool *out_managed);
+void loom_mem_info(struct loom_device *dev, size_t *out_free, size_t *out_total);
+
+/* Copies; `stream` NULL means the default stream. Synchronous variants wait
+ * for the stream first. Direction is derived from the addresses. */
+enum loom_status loom_memcpy(struct loom_device *dev, void *dst, const void *src, size_t n);
+enum loom_status loom_memcpy_async(struct loom_device *dev, void *dst, const void *src, size_t n,
+                                   struct loom_stream *stream);
+enum loom_status loom_memset(struct loom_device *dev, uint64_t addr, int value, size_t n);
+enum loom_status loom_memset_async(struct loom_device *dev, uint64_t addr, int value, size_t n,
+                                   struct loom_stream *stream);
+
+/* Launches. args[i] points at the value of parameter i (the CUDA convention). */
+struct loom_launch_config {
+    unsigned grid[3];
+    unsigned block[3];
+    size_t shared_bytes;        /* dynamic shared memory */
+    struct loom_stream *stream; /* NULL = default stream */
+    bool cooperative;           /* grid-wide sync allowed; grid must be co-resident */
+};
+enum loom_status loom_launch(struct loom_device *dev, struct loom_kernel *k,
+                             const struct loom_launch_config *cfg, void **args);
+
+/* Streams and events. */
+enum loom_status loom_stream_create(struct loom_device *dev, unsigned flags, int priority,
+                                    struct loom_stream **out_stream);
+enum loom_status loom_stream_destroy(struct loom_stream *s);
+enum loom_status loom_stream_synchronize(struct loom_stream *s);
+enum loom_status loom_stream_query(struct loom_stream *s);   /* LOOM_OK or LOOM_ERR_NOT_READY */
+enum loom_status loom_stream_wait_event(struct loom_stream *s, struct loom_event *e);
+/* Runs fn(data) on a host thread once all earlier work of the stream is done. */
+enum loom_status loom_stream_add_host_func(struct loom_stream *s, void (*fn)(void *data), void *data);
+enum loom_status loom_synchronize(struct loom_device *dev);
+
+enum loom_status loom_event_create(struct loom_device *dev, unsigned flags, struct loom_event **out_event);
+enum loom_status loom_event_destroy(struct loom_event *e);
+enum loom_status loom_event_record(struct loom_event *e, struct loom_stream *s);
+enum loom_status loom_event_synchronize(struct loom_event *e);
+enum loom_status loom_event_query(struct loom_event *e);
+enum loom_status loom_event_elapsed_ms(struct loom_event *start, struct loom_event *end, float *out_ms);
+
+/* Per-kernel statistics, when the device was created with stats = true. */
+struct loom_kernel_stats {
+    const char *kernel;
+    uint64_t launches;
+    double seconds;
+    uint64_t warp_instructions;
+    uint64_t thread_instructions;   /* sum of active lanes over warp instructions */
+    uint64_t divergent_branches;
+    uint64_t barrier_waits;
+};
+/* Calls fn once per kernel that ran. */
+void loom_stats_foreach(struct loom_device *dev, void (*fn)(const struct loom_kernel_stats *s, void *data),
+                        void *data);
+
+const char *loom_version_string(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,2 @@
+/* ptx_arena.c -- placeholder until implemented. */
+typedef int ptx_arena_placeholder_;

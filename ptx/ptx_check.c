@@ -1,0 +1,2 @@
+/* ptx_check.c -- placeholder until implemented. */
+typedef int ptx_check_placeholder_;

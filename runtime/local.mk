@@ -1,0 +1,1 @@
+# runtime/ -- libcudart.so.13 stand-in (see issue 4).

@@ -1,0 +1,1 @@
+# tests/ -- Check unit tests and golden-file tests.
