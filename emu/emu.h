@@ -47,6 +47,8 @@ struct emu_inst {
     uint8_t sub;             /* per-handler selector (comparison, boolean op, shuffle mode ...) */
     uint8_t sub2;
     uint8_t nv;              /* vector length for ld/st/mov vectors */
+    uint8_t space;           /* memory ops: enum ptx_space of the access (NONE = generic) */
+    uint8_t addr32;          /* memory ops: the address row a is an r32 row (else r64) */
     uint16_t v[8];           /* vector element rows (ld/st .v2/.v4, mov pack/unpack) */
     int64_t imm;             /* address offset, literal that handlers need as such */
     uint32_t target;         /* branch target pc */
@@ -240,6 +242,20 @@ static inline float emu_f32(uint32_t b) { float f; memcpy(&f, &b, 4); return f; 
 static inline uint32_t emu_b32(float f) { uint32_t b; memcpy(&b, &f, 4); return b; }
 static inline double emu_f64(uint64_t b) { double f; memcpy(&f, &b, 8); return f; }
 static inline uint64_t emu_b64(double f) { uint64_t b; memcpy(&b, &f, 8); return b; }
+
+/* ---- Memory access for handlers (emu_mem.c) --------------------------------
+ * The address of lane l for a memory instruction: row a (r32 or r64 per
+ * in->addr32) plus in->imm. Absolute and symbol addresses arrive as constant rows. */
+static inline uint64_t emu_addr(const struct emu_warp *w, const struct emu_inst *in, unsigned l)
+{
+    return (in->addr32 ? (uint64_t)w->r32[in->a][l] : w->r64[in->a][l]) + (uint64_t)in->imm;
+}
+/* Translates lane l's address in `space` (PTX_SPACE_NONE = generic) to a host
+ * pointer for an access of `size` bytes. When checking is on it verifies bounds,
+ * liveness, alignment and write permission; on a violation it records the fault
+ * report and returns NULL (the handler then returns EMU_STOP_FAULT). */
+void *emu_mem_ptr(struct emu_warp *w, const struct emu_inst *in, unsigned l, enum ptx_space space,
+                  uint64_t addr, unsigned size, bool write);
 
 /* Reports a fault from inside a handler: fills w->cta->fault with the standard
  * report (kernel, PTX line, CUDA line, block, thread, address) and returns
