@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "ptx/ptx_ir.h"
@@ -256,6 +257,31 @@ static inline uint64_t emu_addr(const struct emu_warp *w, const struct emu_inst 
  * report and returns NULL (the handler then returns EMU_STOP_FAULT). */
 void *emu_mem_ptr(struct emu_warp *w, const struct emu_inst *in, unsigned l, enum ptx_space space,
                   uint64_t addr, unsigned size, bool write);
+
+/* ---- Host services (emu_host.c) ------------------------------------------
+ * printf FIFO, the in-kernel malloc heap and assert reports, per device. */
+struct mem_space;
+struct emu_host;
+struct emu_host *emu_host_create(FILE *out, uint64_t fifo_bytes, uint64_t heap_bytes, struct mem_space *mem);
+void emu_host_destroy(struct emu_host *h);
+/* Formats one printf call as CUDA's device printf does: fmt is the format
+ * string, args the packed argument buffer the PTX passed (each argument at its
+ * natural alignment: 4 bytes for int/char/short, 8 for long/long long/double
+ * (floats are promoted to double)/pointers, %s pointers are device addresses
+ * that are host-readable). The text is appended to the FIFO; when the FIFO
+ * (fifo_bytes) is full, later output is dropped as on the GPU. Returns the
+ * number of arguments consumed, or -1 with *out_err set for a bad format or
+ * unreadable argument (the caller turns it into a fault report). */
+int emu_host_vprintf(struct emu_host *h, const char *fmt, const uint8_t *args, uint64_t args_size,
+                     const char **out_err);
+/* Writes and empties the FIFO (at synchronisation points). Thread-safe. */
+void emu_host_flush(struct emu_host *h);
+/* In-kernel malloc/free on a device heap of heap_bytes (cudaLimitMallocHeapSize):
+ * returns 0 when exhausted; free of 0 is a no-op; free of a pointer that is not
+ * a live heap block returns -1. Thread-safe. */
+uint64_t emu_host_malloc(struct emu_host *h, uint64_t size);
+int emu_host_free(struct emu_host *h, uint64_t addr);
+void emu_host_set_limits(struct emu_host *h, uint64_t fifo_bytes, uint64_t heap_bytes);
 
 /* Reports a fault from inside a handler: fills w->cta->fault with the standard
  * report (kernel, PTX line, CUDA line, block, thread, address) and returns
