@@ -44,6 +44,8 @@ const struct mem_alloc *mem_find(struct mem_space *s, uint64_t addr, uint64_t si
 /* For reports: the allocation (live or recently freed) nearest to addr.
  * *out_freed tells whether it was freed. Copies into *out. */
 bool mem_nearest(struct mem_space *s, uint64_t addr, struct mem_alloc *out, bool *out_freed);
+/* Frees superseded lookup tables; call when no kernel runs. */
+void mem_quiesce(struct mem_space *s);
 void mem_usage(struct mem_space *s, uint64_t *out_used, uint64_t *out_capacity);
 
 #endif
