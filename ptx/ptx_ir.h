@@ -69,6 +69,8 @@ enum ptx_type {
     PTX_T_E2M3X2, PTX_T_E3M2X2, PTX_T_E2M1X2, PTX_T_UE8M0X2,
     PTX_T_U16X2, PTX_T_S16X2, PTX_T_U8X4, PTX_T_S8X4,
     PTX_T_TEXREF, PTX_T_SAMPLERREF, PTX_T_SURFREF,
+    /* Sub-byte and narrow element types of the tensor-core instructions. */
+    PTX_T_B1, PTX_T_S4, PTX_T_U4, PTX_T_E2M1, PTX_T_E2M3, PTX_T_E3M2, PTX_T_UE8M0, PTX_T_UE4M3,
     PTX_T_COUNT_
 };
 
@@ -119,6 +121,16 @@ enum ptx_operand_kind {
     PTX_OPND_SINK,       /* _ */
     PTX_OPND_LIST,       /* (a, b, ...) argument / return list of call */
 };
+
+/* Operand layout of the irregular instructions:
+ * - call: always ops[0] = LIST of return params (maybe empty), ops[1] = the callee (SYM of a
+ *   function, or REG for an indirect call), ops[2] = LIST of arguments (maybe empty), and for an
+ *   indirect call ops[3] = LABEL naming a .calltargets list or a .callprototype.
+ * - brx.idx: ops[0] = index, ops[1] = LABEL of kind PTX_LABEL_BRANCHTARGETS.
+ * - setp/... with "p|q": two destination operands ops[0], ops[1].
+ * - ADDR with extra parts ("[tex, sampler, {x, y}]", "[tmap, {c0, c1}]"): the first part is the
+ *   base (reg/sym/none + ival); the remaining comma-separated parts are in elems/nelems.
+ * - vec_comp beyond .x/.y/.z/.w (1..4): 5..8 = video byte selectors .b0...b3, 9..10 = .h0/.h1. */
 
 struct ptx_symbol;
 struct ptx_func;
@@ -209,11 +221,24 @@ struct ptx_symbol {
     uint64_t offset;         /* offset inside its space's layout */
 };
 
+/* What a label names: code, or a list declared by a directive after it. */
+enum ptx_label_kind {
+    PTX_LABEL_CODE = 0,
+    PTX_LABEL_BRANCHTARGETS, /* L: .branchtargets A, B;  targets = label indices */
+    PTX_LABEL_CALLTARGETS,   /* L: .calltargets f, g;    funcs = function symbols */
+    PTX_LABEL_PROTOTYPE,     /* L: .callprototype ...;   proto = params/rets only */
+};
+
 /* A label: the instruction index it names. */
 struct ptx_label {
     const char *name;
     uint32_t instr;          /* index of the next instruction */
     struct ptx_loc loc;
+    enum ptx_label_kind kind;
+    uint32_t ntargets;       /* BRANCHTARGETS / CALLTARGETS */
+    uint32_t *targets;       /* BRANCHTARGETS */
+    struct ptx_symbol **funcs; /* CALLTARGETS */
+    struct ptx_func *proto;  /* PROTOTYPE */
 };
 
 /* Basic block of the control-flow graph (ptx_cfg.c). */
@@ -302,12 +327,19 @@ const char *ptx_opcode_name(enum ptx_opcode op);
 uint32_t ptx_opcode_flags(enum ptx_opcode op);
 const char *ptx_mod_name(enum ptx_mod mod);
 enum ptx_mod_cat ptx_mod_category(enum ptx_mod mod);
-const char *ptx_type_name(enum ptx_type t);
+const char *ptx_type_name(enum ptx_type t);   /* ".b32" */
 unsigned ptx_type_size(enum ptx_type t);   /* bytes; 0 for pred/none */
 bool ptx_type_is_float(enum ptx_type t);
 bool ptx_type_is_signed(enum ptx_type t);
 const char *ptx_space_name(enum ptx_space s);
 const char *ptx_sreg_name(enum ptx_sreg s);
+
+/* Name lookups for the parser (text includes the leading '.' or '%'; not NUL-terminated).
+ * Each returns the NONE value (PTX_OP_COUNT_ for opcodes) when the text is unknown. */
+enum ptx_opcode ptx_opcode_lookup(const char *s, size_t len);
+enum ptx_mod ptx_mod_lookup(const char *s, size_t len);
+enum ptx_type ptx_type_lookup(const char *s, size_t len);
+enum ptx_sreg ptx_sreg_lookup(const char *s, size_t len);
 
 /* Writes the instruction's full name as written ("cvt.rn.f32.s32") into buf. */
 void ptx_instr_name(const struct ptx_instr *in, char *buf, size_t size);
