@@ -55,8 +55,15 @@ struct emu_inst {
     uint32_t target;         /* branch target pc */
     uint32_t reconv;         /* reconvergence pc (immediate post-dominator) */
     const void *aux;         /* handler-specific data owned by the program */
+    uint16_t aux_targets;    /* brx.idx: aux is a uint32_t[aux_targets] of target pcs */
+    uint8_t aux_owned;       /* aux is freed with the program */
     uint32_t src;            /* index into program->locs */
 };
+
+/* in->reconv values: set by a selector to ask the decoder for the CFG's
+ * immediate post-dominator; NONE when the branch reconverges only at exit. */
+#define EMU_RECONV_FROM_CFG 0xFFFFFFFDu
+#define EMU_RECONV_NONE 0xFFFFFFFEu
 
 /* Where an instruction came from, for reports and the debugger. */
 struct emu_loc {
@@ -181,6 +188,8 @@ struct emu_func {
     uint32_t entry_pc, end_pc;
     uint32_t frame_bytes;               /* local bytes per thread for one activation */
     uint32_t param_bytes;
+    uint32_t rows32, nrows32, rows64, nrows64, rowsp, nrowsp;  /* its register rows */
+    uint32_t active;                    /* unused by handlers; reserved */
 };
 
 /* A decoded module: one flat instruction array for all functions. */
@@ -192,9 +201,13 @@ struct emu_program {
     struct emu_func *funcs;
     uint32_t nfuncs;
     uint32_t n32, n64, npred;            /* register rows, constant rows included */
-    uint32_t nconst32, nconst64;         /* constant rows: the first rows of each file */
+    uint32_t nconst32, nconst64;         /* number of constant rows */
+    uint32_t const32_base, const64_base; /* first constant row of each file */
     uint32_t *const32;                   /* values of the constant rows */
     uint64_t *const64;
+    uint8_t *sreg_used;                  /* [PTX_SREG_COUNT_]: special rows to fill at warp start */
+    uint64_t static_shared;              /* bytes of static shared memory (all variables) */
+    uint64_t dyn_shared_base;            /* offset of extern (dynamic) shared arrays */
 };
 
 /* ---- Decoding (emu_decode.c) ---------------------------------------------

@@ -1,2 +1,710 @@
-/* emu_decode.c -- placeholder until implemented. */
-typedef int emu_decode_placeholder_;
+/* emu_decode.c -- decode once: PTX module IR -> one flat program of handlers
+ * with dense register rows, constant rows, resolved branch targets and
+ * reconvergence PCs. Execution never looks at the IR again. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu/emu_internal.h"
+
+#define EMU_SCRATCH 16
+#define EMU_MAX_ROWS 65000u
+
+/* ---- A pointer-keyed hash map (symbol -> offset) ------------------------- */
+struct ptrmap { const void **k; uint64_t *v; uint32_t cap, n; };
+
+static uint32_t ptr_hash(const void *p) { uint64_t x = (uint64_t)(uintptr_t)p; x ^= x >> 33; x *= 0xff51afd7ed558ccdull; x ^= x >> 33; return (uint32_t)x; }
+
+static bool ptrmap_put(struct ptrmap *m, const void *k, uint64_t v)
+{
+    if (2 * (m->n + 1) > m->cap) {
+        uint32_t ncap = m->cap ? 2 * m->cap : 64;
+        const void **nk = calloc(ncap, sizeof *nk);
+        uint64_t *nv = calloc(ncap, sizeof *nv);
+        if (!nk || !nv) { free(nk); free(nv); return false; }
+        for (uint32_t i = 0; i < m->cap; i++)
+            if (m->k[i]) {
+                uint32_t j = ptr_hash(m->k[i]) & (ncap - 1);
+                while (nk[j]) j = (j + 1) & (ncap - 1);
+                nk[j] = m->k[i]; nv[j] = m->v[i];
+            }
+        free(m->k); free(m->v);
+        m->k = nk; m->v = nv; m->cap = ncap;
+    }
+    uint32_t j = ptr_hash(k) & (m->cap - 1);
+    while (m->k[j] && m->k[j] != k) j = (j + 1) & (m->cap - 1);
+    if (!m->k[j]) m->n++;
+    m->k[j] = k; m->v[j] = v;
+    return true;
+}
+
+static bool ptrmap_get(const struct ptrmap *m, const void *k, uint64_t *out)
+{
+    if (!m->cap) return false;
+    uint32_t j = ptr_hash(k) & (m->cap - 1);
+    while (m->k[j]) {
+        if (m->k[j] == k) { *out = m->v[j]; return true; }
+        j = (j + 1) & (m->cap - 1);
+    }
+    return false;
+}
+
+static void ptrmap_free(struct ptrmap *m) { free(m->k); free(m->v); memset(m, 0, sizeof *m); }
+
+/* Program-wide decoding context beyond struct emu_decoder. */
+struct emu_build {
+    struct emu_decoder dc;
+    struct ptrmap shared_off;     /* .shared symbol -> CTA offset */
+    struct ptrmap frame_off;      /* symbol -> frame offset (current function) */
+    struct ptrmap func_index;     /* ptx_func -> index in prog->funcs */
+};
+
+static struct emu_build *build_of(struct emu_decoder *dc) { return (struct emu_build *)dc; }
+
+static uint64_t align_up(uint64_t v, uint64_t a) { return a ? (v + a - 1) / a * a : v; }
+
+static bool is64(enum ptx_type t)
+{
+    return t == PTX_T_B64 || t == PTX_T_U64 || t == PTX_T_S64 || t == PTX_T_F64;
+}
+
+/* ---- Diagnostics ----------------------------------------------------------- */
+static void dec_error(struct emu_decoder *dc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void dec_error(struct emu_decoder *dc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    const struct ptx_loc *loc = dc->pi ? &dc->pi->loc : &dc->fn->loc;
+    ptx_diag_vadd(dc->diags, PTX_SEV_ERROR, dc->mod->path ? dc->mod->path : "<ptx>", loc->line, loc->col, fmt, ap);
+    va_end(ap);
+    dc->failed = true;
+}
+
+enum emu_sel emu_dec_unsupported(struct emu_decoder *dc, const char *why)
+{
+    snprintf(dc->why, sizeof dc->why, "%s", why ? why : "");
+    return EMU_SEL_UNSUPPORTED;
+}
+
+const struct ptx_instr *emu_dec_instr(const struct emu_decoder *dc) { return dc->pi; }
+
+/* ---- Rows ------------------------------------------------------------------ */
+static uint16_t const_row(struct emu_decoder *dc, uint64_t v, bool wide)
+{
+    struct emu_const_slot **tab = wide ? &dc->c64 : &dc->c32;
+    uint32_t *cap = wide ? &dc->c64_cap : &dc->c32_cap;
+    uint32_t n = wide ? dc->nconst64 : dc->nconst32;
+    if (2 * (n + 1) > *cap) {
+        uint32_t ncap = *cap ? 2 * *cap : 256;
+        struct emu_const_slot *nt = calloc(ncap, sizeof *nt);
+        if (!nt) { dc->failed = true; return 0; }
+        for (uint32_t i = 0; i < *cap; i++)
+            if ((*tab)[i].used) {
+                uint32_t j = (uint32_t)((*tab)[i].value * 0x9E3779B97F4A7C15ull >> 40) & (ncap - 1);
+                while (nt[j].used) j = (j + 1) & (ncap - 1);
+                nt[j] = (*tab)[i];
+            }
+        free(*tab);
+        *tab = nt; *cap = ncap;
+    }
+    uint32_t j = (uint32_t)(v * 0x9E3779B97F4A7C15ull >> 40) & (*cap - 1);
+    while ((*tab)[j].used) {
+        if ((*tab)[j].value == v) return (*tab)[j].row;
+        j = (j + 1) & (*cap - 1);
+    }
+    uint32_t base = wide ? dc->prog->nconst64 : dc->prog->nconst32;   /* first constant row */
+    uint32_t row = base + n;
+    if (row >= EMU_MAX_ROWS) { dec_error(dc, "too many distinct constants in the module"); return 0; }
+    if (wide) {
+        uint64_t *g = realloc(dc->const64, (n + 1) * sizeof *g);
+        if (!g) { dc->failed = true; return 0; }
+        dc->const64 = g; g[n] = v; dc->nconst64++;
+    } else {
+        uint32_t *g = realloc(dc->const32, (n + 1) * sizeof *g);
+        if (!g) { dc->failed = true; return 0; }
+        dc->const32 = g; g[n] = (uint32_t)v; dc->nconst32++;
+    }
+    (*tab)[j] = (struct emu_const_slot){ .value = v, .row = (uint16_t)row, .used = true };
+    return (uint16_t)row;
+}
+
+uint16_t emu_dec_const32(struct emu_decoder *dc, uint32_t v) { return const_row(dc, v, false); }
+uint16_t emu_dec_const64(struct emu_decoder *dc, uint64_t v) { return const_row(dc, v, true); }
+
+uint16_t emu_dec_scratch32(struct emu_decoder *dc)
+{
+    if (dc->nscratch32 >= EMU_SCRATCH) { dec_error(dc, "internal: out of scratch rows"); return 0; }
+    return (uint16_t)(dc->scratch32_base + dc->nscratch32++);
+}
+
+uint16_t emu_dec_scratch64(struct emu_decoder *dc)
+{
+    if (dc->nscratch64 >= EMU_SCRATCH) { dec_error(dc, "internal: out of scratch rows"); return 0; }
+    return (uint16_t)(dc->scratch64_base + dc->nscratch64++);
+}
+
+struct emu_inst *emu_dec_pre(struct emu_decoder *dc)
+{
+    if (dc->npre >= 8) { dec_error(dc, "internal: too many helper instructions"); return &dc->pre[7]; }
+    struct emu_inst *i = &dc->pre[dc->npre++];
+    memset(i, 0, sizeof *i);
+    i->guard = EMU_NOGUARD; i->e = EMU_NOREG; i->target = i->reconv = UINT32_MAX;
+    return i;
+}
+
+struct emu_inst *emu_dec_post(struct emu_decoder *dc)
+{
+    if (dc->npost >= 8) { dec_error(dc, "internal: too many helper instructions"); return &dc->post[7]; }
+    struct emu_inst *i = &dc->post[dc->npost++];
+    memset(i, 0, sizeof *i);
+    i->guard = EMU_NOGUARD; i->e = EMU_NOREG; i->target = i->reconv = UINT32_MAX;
+    return i;
+}
+
+/* ---- Width-adaptation and address helpers (tiny handlers) ----------------- */
+int emu_h_mov32_from64(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
+{
+    uint32_t *d = w->r32[in->d]; const uint64_t *a = w->r64[in->a];
+    EMU_LANES(l) d[l] = EMU_ON(m, l) ? (uint32_t)a[l] : d[l];
+    return EMU_CONTINUE;
+}
+
+int emu_h_zext64_from32(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
+{
+    uint64_t *d = w->r64[in->d]; const uint32_t *a = w->r32[in->a];
+    EMU_LANES(l) d[l] = EMU_ON(m, l) ? (uint64_t)a[l] : d[l];
+    return EMU_CONTINUE;
+}
+
+int emu_h_sext64_from32(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
+{
+    uint64_t *d = w->r64[in->d]; const uint32_t *a = w->r32[in->a];
+    unsigned sh = 64 - in->sub;   /* in->sub: source width in bits */
+    EMU_LANES(l) d[l] = EMU_ON(m, l) ? (uint64_t)((int64_t)((uint64_t)a[l] << sh) >> sh) : d[l];
+    return EMU_CONTINUE;
+}
+
+/* Address of a local-space symbol in the current frame (uniform). */
+int emu_h_local_addr(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
+{
+    uint64_t *d = w->r64[in->d];
+    uint64_t v = (uint64_t)w->local_sp + (uint64_t)in->imm;
+    EMU_LANES(l) d[l] = EMU_ON(m, l) ? v : d[l];
+    return EMU_CONTINUE;
+}
+
+int emu_h_local_addr32(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
+{
+    uint32_t *d = w->r32[in->d];
+    uint32_t v = w->local_sp + (uint32_t)in->imm;
+    EMU_LANES(l) d[l] = EMU_ON(m, l) ? v : d[l];
+    return EMU_CONTINUE;
+}
+
+/* ---- Operands --------------------------------------------------------------- */
+static enum ptx_type reg_type(const struct emu_decoder *dc, int32_t reg)
+{
+    return dc->fn->regs[reg].type;
+}
+
+static bool reg_is64(const struct emu_decoder *dc, int32_t reg) { return is64(reg_type(dc, reg)); }
+
+static unsigned type_bits(enum ptx_type t) { return 8 * ptx_type_size(t); }
+
+/* Converts an immediate operand to the bit pattern of type t. */
+static uint64_t imm_bits(const struct ptx_operand *op, enum ptx_type t)
+{
+    bool f = ptx_type_is_float(t);
+    unsigned sz = ptx_type_size(t);
+    if (op->kind == PTX_OPND_IMM_INT) {
+        if (!f) return (uint64_t)op->ival;
+        if (t == PTX_T_F32) return emu_b32((float)op->ival);
+        if (t == PTX_T_F64) return emu_b64((double)op->ival);
+        return (uint64_t)op->ival;              /* f16 etc.: written as raw bits */
+    }
+    if (op->kind == PTX_OPND_IMM_F32) {
+        if (t == PTX_T_F64) return emu_b64((double)emu_f32((uint32_t)op->fbits));
+        if (!f && sz == 8) return op->fbits;
+        return op->fbits;
+    }
+    /* IMM_F64 */
+    if (t == PTX_T_F32) return emu_b32((float)emu_f64(op->fbits));
+    return op->fbits;
+}
+
+/* Value of a symbol used as an operand (its address in its space). Returns
+ * false (with a diagnostic) when it has no fixed value; *out_local is set for
+ * local/frame symbols whose address depends on the frame. */
+static bool sym_value(struct emu_decoder *dc, const struct ptx_symbol *sym, uint64_t *out, bool *out_local)
+{
+    struct emu_build *b = build_of(dc);
+    uint64_t v;
+    *out_local = false;
+    if (sym->kind == PTX_SYM_FUNC) {
+        if (!ptrmap_get(&b->func_index, sym->func, &v)) { dec_error(dc, "function '%s' has no body", sym->name); return false; }
+        *out = EMU_FUNC_TAG | v;
+        return true;
+    }
+    switch (sym->space) {
+    case PTX_SPACE_SHARED: case PTX_SPACE_SHARED_CLUSTER:
+        if (ptrmap_get(&b->shared_off, sym, &v)) { *out = v; return true; }
+        break;
+    case PTX_SPACE_GLOBAL: case PTX_SPACE_CONST:
+        if (dc->syms && dc->syms->global_addr && dc->syms->global_addr(dc->syms->ctx, sym, out)) return true;
+        break;
+    case PTX_SPACE_PARAM: {
+        uint32_t off;
+        if (emu_dec_kernel_param(dc, sym, &off)) { *out = off; return true; }
+        if (emu_dec_frame_offset(dc, sym, &off)) { *out = off; *out_local = true; return true; }
+        break;
+    }
+    case PTX_SPACE_LOCAL: {
+        uint32_t off;
+        if (emu_dec_frame_offset(dc, sym, &off)) { *out = off; *out_local = true; return true; }
+        break;
+    }
+    default:
+        break;
+    }
+    dec_error(dc, "symbol '%s' has no address here", sym->name);
+    return false;
+}
+
+/* Row of the special register for reading. Stable ones are rows filled at warp
+ * start; the clock-like ones are produced by a helper instruction. */
+extern int emu_sreg_dynamic(struct emu_decoder *dc, enum ptx_sreg s, bool wide, uint16_t *out_row);
+
+static uint16_t sreg_row(struct emu_decoder *dc, enum ptx_sreg s, bool wide)
+{
+    uint16_t row;
+    if (emu_sreg_dynamic(dc, s, wide, &row))
+        return row;
+    dc->sreg_used_all[s] = 1;
+    if (!wide)
+        return (uint16_t)s;
+    uint16_t r64 = emu_dec_scratch64(dc);
+    struct emu_inst *p = emu_dec_pre(dc);
+    p->fn = emu_h_zext64_from32; p->d = r64; p->a = (uint16_t)s;
+    return r64;
+}
+
+uint16_t emu_dec_src(struct emu_decoder *dc, const struct ptx_operand *op, enum ptx_type t)
+{
+    bool want64 = is64(t);
+    switch (op->kind) {
+    case PTX_OPND_REG: {
+        uint16_t row = dc->reg_row[op->reg];
+        bool have64 = reg_is64(dc, op->reg);
+        if (reg_type(dc, op->reg) == PTX_T_PRED) { dec_error(dc, "predicate register used as a value"); return 0; }
+        if (have64 == want64) return row;
+        if (have64) {                      /* read the low bits of a wider register */
+            uint16_t s = emu_dec_scratch32(dc);
+            struct emu_inst *p = emu_dec_pre(dc);
+            p->fn = emu_h_mov32_from64; p->d = s; p->a = row;
+            return s;
+        }
+        uint16_t s = emu_dec_scratch64(dc);  /* widen a narrower register */
+        struct emu_inst *p = emu_dec_pre(dc);
+        bool sgn = ptx_type_is_signed(reg_type(dc, op->reg));
+        p->fn = sgn ? emu_h_sext64_from32 : emu_h_zext64_from32; p->d = s; p->a = row;
+        p->sub = (uint8_t)type_bits(reg_type(dc, op->reg));
+        return s;
+    }
+    case PTX_OPND_IMM_INT: case PTX_OPND_IMM_F32: case PTX_OPND_IMM_F64: {
+        uint64_t v = imm_bits(op, t);
+        unsigned bits = type_bits(t);
+        if (bits && bits < 64) v &= (1ull << bits) - 1;
+        return want64 ? emu_dec_const64(dc, v) : emu_dec_const32(dc, (uint32_t)v);
+    }
+    case PTX_OPND_SYM: {
+        uint64_t v; bool local;
+        if (!sym_value(dc, op->sym, &v, &local)) return 0;
+        v += (uint64_t)op->ival;
+        if (local) {
+            uint16_t s = want64 ? emu_dec_scratch64(dc) : emu_dec_scratch32(dc);
+            struct emu_inst *p = emu_dec_pre(dc);
+            p->fn = want64 ? emu_h_local_addr : emu_h_local_addr32; p->d = s; p->imm = (int64_t)v;
+            return s;
+        }
+        return want64 ? emu_dec_const64(dc, v) : emu_dec_const32(dc, (uint32_t)v);
+    }
+    case PTX_OPND_SREG:
+        return sreg_row(dc, op->sreg, want64);
+    default:
+        dec_error(dc, "unexpected operand kind for a value");
+        return 0;
+    }
+}
+
+uint16_t emu_dec_dst(struct emu_decoder *dc, const struct ptx_operand *op, enum ptx_type t)
+{
+    bool want64 = is64(t);
+    if (op->kind == PTX_OPND_SINK)
+        return want64 ? emu_dec_scratch64(dc) : emu_dec_scratch32(dc);
+    if (op->kind != PTX_OPND_REG) { dec_error(dc, "destination must be a register"); return 0; }
+    uint16_t row = dc->reg_row[op->reg];
+    bool have64 = reg_is64(dc, op->reg);
+    if (reg_type(dc, op->reg) == PTX_T_PRED) { dec_error(dc, "predicate register used as a value"); return 0; }
+    if (have64 == want64) return row;
+    if (have64) {   /* narrower result into a wider register: extend afterwards */
+        uint16_t s = emu_dec_scratch32(dc);
+        struct emu_inst *p = emu_dec_post(dc);
+        bool sgn = ptx_type_is_signed(t);
+        p->fn = sgn ? emu_h_sext64_from32 : emu_h_zext64_from32; p->d = row; p->a = s;
+        p->sub = (uint8_t)(type_bits(t) ? type_bits(t) : 32);
+        return s;
+    }
+    uint16_t s = emu_dec_scratch64(dc);  /* wider result into a narrower register: truncate */
+    struct emu_inst *p = emu_dec_post(dc);
+    p->fn = emu_h_mov32_from64; p->d = row; p->a = s;
+    return s;
+}
+
+uint16_t emu_dec_reg32(struct emu_decoder *dc, const struct ptx_operand *op) { return emu_dec_src(dc, op, PTX_T_B32); }
+uint16_t emu_dec_reg64(struct emu_decoder *dc, const struct ptx_operand *op) { return emu_dec_src(dc, op, PTX_T_B64); }
+
+uint16_t emu_dec_pred(struct emu_decoder *dc, const struct ptx_operand *op)
+{
+    if (op->kind == PTX_OPND_SINK)
+        return (uint16_t)(dc->prog->npred - 1);   /* the sink predicate row */
+    if (op->kind != PTX_OPND_REG || reg_type(dc, op->reg) != PTX_T_PRED) {
+        dec_error(dc, "expected a predicate register");
+        return 0;
+    }
+    return dc->reg_row[op->reg];
+}
+
+bool emu_dec_kernel_param(struct emu_decoder *dc, const struct ptx_symbol *sym, uint32_t *out_off)
+{
+    if (!dc->fn->is_entry) return false;
+    for (uint32_t i = 0; i < dc->fn->nparams; i++)
+        if (dc->fn->params[i] == sym) { *out_off = (uint32_t)sym->offset; return true; }
+    return false;
+}
+
+bool emu_dec_frame_offset(struct emu_decoder *dc, const struct ptx_symbol *sym, uint32_t *out_off)
+{
+    uint64_t v;
+    if (!ptrmap_get(&build_of(dc)->frame_off, sym, &v)) return false;
+    *out_off = (uint32_t)v;
+    return true;
+}
+
+bool emu_dec_address(struct emu_decoder *dc, const struct ptx_operand *op, enum ptx_space space,
+                     struct emu_inst *out)
+{
+    out->space = (uint8_t)space;
+    if (op->kind != PTX_OPND_ADDR) { dec_error(dc, "expected an address operand [...]"); return false; }
+    if (op->reg >= 0) {
+        out->addr32 = !reg_is64(dc, op->reg);
+        out->a = dc->reg_row[op->reg];
+        out->imm = op->ival;
+        if (op->sym) { dec_error(dc, "address with both a register and a symbol"); return false; }
+        return true;
+    }
+    uint64_t base = 0;
+    if (op->sym) {
+        bool local;
+        if (!sym_value(dc, op->sym, &base, &local)) return false;
+        if (local) {   /* frame-relative: the address is local_sp + offset */
+            uint16_t s = emu_dec_scratch64(dc);
+            struct emu_inst *p = emu_dec_pre(dc);
+            p->fn = emu_h_local_addr; p->d = s; p->imm = (int64_t)base;
+            out->a = s; out->addr32 = 0; out->imm = op->ival;
+            return true;
+        }
+    }
+    out->addr32 = 0;
+    out->a = emu_dec_const64(dc, base);
+    out->imm = op->ival;
+    return true;
+}
+
+/* ---- Layout ------------------------------------------------------------------ */
+
+/* Offsets of every .shared variable in the CTA's shared window: module scope
+ * and function scope alike; extern (unsized) shared arrays start after them. */
+static bool layout_shared(struct emu_build *b, const struct ptx_module *m, struct emu_program *p)
+{
+    uint64_t off = 0, maxalign = 16;
+    const struct ptx_symbol *ext[256]; uint32_t next = 0;
+#define PLACE(sym) do { \
+        const struct ptx_symbol *s_ = (sym); \
+        if (s_->space != PTX_SPACE_SHARED && s_->space != PTX_SPACE_SHARED_CLUSTER) break; \
+        if (s_->size == 0 && s_->linkage == PTX_LINK_EXTERN) { if (next < 256) ext[next++] = s_; break; } \
+        uint64_t a_ = s_->align ? s_->align : (ptx_type_size(s_->type) ? ptx_type_size(s_->type) : 1); \
+        if (a_ > maxalign) maxalign = a_; \
+        off = align_up(off, a_); \
+        if (!ptrmap_put(&b->shared_off, s_, off)) return false; \
+        off += s_->size; \
+    } while (0)
+    for (uint32_t i = 0; i < m->nglobals; i++) PLACE(m->globals[i]);
+    for (uint32_t f = 0; f < m->nfuncs; f++)
+        for (uint32_t i = 0; i < m->funcs[f]->nlocals; i++) PLACE(m->funcs[f]->locals[i]);
+#undef PLACE
+    p->static_shared = off;
+    uint64_t dyn = align_up(off, maxalign > 16 ? maxalign : 16);
+    for (uint32_t i = 0; i < next; i++)
+        if (!ptrmap_put(&b->shared_off, ext[i], dyn)) return false;
+    p->dyn_shared_base = dyn;
+    return true;
+}
+
+/* Frame of a function: incoming params, return params, local variables and
+ * call-site params, each at its alignment. */
+static uint32_t layout_frame(struct emu_build *b, const struct ptx_func *fn)
+{
+    uint64_t off = 0;
+    ptrmap_free(&b->frame_off);
+#define FRAME(sym) do { \
+        const struct ptx_symbol *s_ = (sym); \
+        uint64_t a_ = s_->align ? s_->align : 8; \
+        off = align_up(off, a_); \
+        ptrmap_put(&b->frame_off, s_, off); \
+        off += s_->size ? s_->size : 8; \
+    } while (0)
+    if (!fn->is_entry) {
+        for (uint32_t i = 0; i < fn->nparams; i++) FRAME(fn->params[i]);
+        for (uint32_t i = 0; i < fn->nrets; i++) FRAME(fn->rets[i]);
+    }
+    for (uint32_t i = 0; i < fn->nlocals; i++) {
+        const struct ptx_symbol *s = fn->locals[i];
+        if (s->space == PTX_SPACE_LOCAL || s->space == PTX_SPACE_PARAM) FRAME(s);
+    }
+#undef FRAME
+    return (uint32_t)align_up(off, 16);
+}
+
+/* ---- Emission ----------------------------------------------------------------- */
+static bool emit(struct emu_decoder *dc, const struct emu_inst *in)
+{
+    if (dc->ncode == dc->cap) {
+        uint32_t ncap = dc->cap ? 2 * dc->cap : 1024;
+        struct emu_inst *nc = realloc(dc->code, ncap * sizeof *nc);
+        struct emu_loc *nl = realloc(dc->locs, ncap * sizeof *nl);
+        if (nc) dc->code = nc;
+        if (nl) dc->locs = nl;
+        if (!nc || !nl) { dc->failed = true; return false; }
+        dc->cap = ncap;
+    }
+    struct emu_inst c = *in;
+    c.src = dc->ncode;
+    dc->code[dc->ncode] = c;
+    dc->locs[dc->ncode] = (struct emu_loc){
+        .ptx_line = dc->pi ? dc->pi->loc.line : 0, .ptx_col = dc->pi ? dc->pi->loc.col : 0,
+        .cu_file = dc->pi ? dc->pi->loc.cu_file : 0, .cu_line = dc->pi ? dc->pi->loc.cu_line : 0,
+        .ir = dc->pi,
+    };
+    dc->ncode++;
+    return true;
+}
+
+typedef enum emu_sel (*emu_selector)(struct emu_decoder *, const struct ptx_instr *, struct emu_inst *);
+static const emu_selector selectors[] = {
+    emu_sel_ctrl, emu_sel_mem, emu_sel_int, emu_sel_bits, emu_sel_cmp, emu_sel_float,
+    emu_sel_half, emu_sel_cvt, emu_sel_atom, emu_sel_warp, emu_sel_sreg,
+};
+
+/* Refusals by family, before selectors see them. */
+static const char *family_refusal(const struct ptx_instr *pi)
+{
+    uint32_t f = ptx_opcode_flags(pi->op);
+    if (f & PTX_OPF_TENSOR) return "tensor-core instructions are not supported yet";
+    if (f & PTX_OPF_TEXTURE) return "texture and surface instructions are not supported yet";
+    if (f & PTX_OPF_ASYNC) return "asynchronous and bulk copies are not supported yet";
+    if (f & PTX_OPF_VIDEO) return "video instructions are not supported yet";
+    return NULL;
+}
+
+static void decode_instr(struct emu_decoder *dc, uint32_t idx)
+{
+    const struct ptx_instr *pi = &dc->fn->instrs[idx];
+    dc->pi = pi;
+    dc->npre = dc->npost = 0;
+    dc->nscratch32 = dc->nscratch64 = 0;
+    dc->why[0] = 0;
+    dc->pc_of[idx] = dc->ncode;
+    char name[128];
+    ptx_instr_name(pi, name, sizeof name);
+    const char *refuse = family_refusal(pi);
+    if (refuse) { dec_error(dc, "unsupported instruction '%s' (%s)", name, refuse); return; }
+
+    struct emu_inst out;
+    enum emu_sel r = EMU_SEL_NO;
+    for (size_t s = 0; s < sizeof selectors / sizeof selectors[0] && r == EMU_SEL_NO; s++) {
+        memset(&out, 0, sizeof out);
+        out.guard = EMU_NOGUARD; out.e = EMU_NOREG; out.target = out.reconv = UINT32_MAX;
+        dc->npre = dc->npost = 0;
+        dc->nscratch32 = dc->nscratch64 = 0;
+        r = selectors[s](dc, pi, &out);
+    }
+    if (r == EMU_SEL_NO) { dec_error(dc, "unsupported instruction '%s'", name); return; }
+    if (r == EMU_SEL_UNSUPPORTED) {
+        if (dc->why[0]) dec_error(dc, "unsupported instruction '%s' (%s)", name, dc->why);
+        else dec_error(dc, "unsupported instruction '%s'", name);
+        return;
+    }
+    if (!out.fn) { dec_error(dc, "internal: no handler for '%s'", name); return; }
+    uint16_t guard = EMU_NOGUARD;
+    if (pi->guard_reg >= 0) {
+        if (reg_type(dc, pi->guard_reg) != PTX_T_PRED) { dec_error(dc, "guard must be a predicate"); return; }
+        guard = dc->reg_row[pi->guard_reg];
+    }
+    for (uint32_t i = 0; i < dc->npre; i++) {
+        dc->pre[i].guard = guard; dc->pre[i].guard_neg = pi->guard_neg;
+        emit(dc, &dc->pre[i]);
+    }
+    out.guard = guard; out.guard_neg = pi->guard_neg;
+    emit(dc, &out);
+    for (uint32_t i = 0; i < dc->npost; i++) {
+        dc->post[i].guard = guard; dc->post[i].guard_neg = pi->guard_neg;
+        emit(dc, &dc->post[i]);
+    }
+}
+
+/* Reconvergence pc for a branch at PTX instruction idx: the first instruction
+ * of its block's immediate post-dominator. */
+static uint32_t reconv_of(const struct emu_decoder *dc, uint32_t idx)
+{
+    const struct ptx_func *fn = dc->fn;
+    if (!fn->block_of || !fn->blocks) return EMU_RECONV_NONE;
+    int32_t ip = fn->blocks[fn->block_of[idx]].ipdom;
+    if (ip < 0 || (uint32_t)ip >= fn->nblocks) return EMU_RECONV_NONE;
+    return dc->pc_of[fn->blocks[ip].first];
+}
+
+static void decode_func(struct emu_build *b, uint32_t fi)
+{
+    struct emu_decoder *dc = &b->dc;
+    struct emu_program *p = dc->prog;
+    struct emu_func *ef = &p->funcs[fi];
+    const struct ptx_func *fn = ef->ir;
+    dc->fn = fn; dc->efn = ef; dc->pi = NULL;
+    ef->frame_bytes = layout_frame(b, fn);
+    ef->entry_pc = dc->ncode;
+    if (fn->is_decl) { ef->end_pc = dc->ncode; return; }
+    dc->pc_of = calloc(fn->ninstrs + 1, sizeof *dc->pc_of);
+    if (!dc->pc_of) { dc->failed = true; return; }
+    uint32_t first = dc->ncode;
+    for (uint32_t i = 0; i < fn->ninstrs; i++)
+        decode_instr(dc, i);
+    dc->pc_of[fn->ninstrs] = dc->ncode;
+    /* A function that falls off its end returns (kernels exit). */
+    dc->pi = NULL;
+    struct emu_inst tail = { .guard = EMU_NOGUARD, .e = EMU_NOREG, .target = UINT32_MAX, .reconv = UINT32_MAX };
+    tail.fn = emu_h_implicit_ret;
+    emit(dc, &tail);
+    /* Resolve targets (PTX instruction indices) and reconvergence points. */
+    for (uint32_t pc = first; pc < dc->ncode; pc++) {
+        struct emu_inst *in = &dc->code[pc];
+        const struct ptx_instr *ir = dc->locs[pc].ir;
+        if (in->target != UINT32_MAX && in->target <= fn->ninstrs) in->target = dc->pc_of[in->target];
+        if (in->reconv == EMU_RECONV_FROM_CFG && ir) in->reconv = reconv_of(dc, (uint32_t)(ir - fn->instrs));
+        if (in->aux_targets) {   /* brx.idx tables hold PTX indices too */
+            uint32_t *t = (uint32_t *)in->aux;
+            for (uint32_t k = 0; k < in->aux_targets; k++) t[k] = t[k] <= fn->ninstrs ? dc->pc_of[t[k]] : t[k];
+        }
+    }
+    ef->end_pc = dc->ncode;
+    free(dc->pc_of); dc->pc_of = NULL;
+}
+
+/* Assigns register rows: functions get disjoint rows; entries share a base. */
+static bool assign_rows(struct emu_build *b, const struct ptx_module *m, struct emu_program *p,
+                        uint16_t **out_rows)
+{
+    uint32_t n32 = EMU_SREG_ROWS, n64 = 0, npred = 0;
+    uint32_t e32 = 0, e64 = 0, epred = 0;
+    for (int pass = 0; pass < 2; pass++) {     /* .func first, then entries overlapping */
+        uint32_t b32 = n32, b64 = n64, bpred = npred;
+        for (uint32_t f = 0; f < m->nfuncs; f++) {
+            const struct ptx_func *fn = m->funcs[f];
+            if ((pass == 0) == fn->is_entry) continue;
+            uint32_t c32 = pass ? b32 : n32, c64 = pass ? b64 : n64, cp = pass ? bpred : npred;
+            uint16_t *rows = calloc(fn->nregs + 1, sizeof *rows);
+            if (!rows) return false;
+            for (uint32_t r = 0; r < fn->nregs; r++) {
+                enum ptx_type t = fn->regs[r].type;
+                if (t == PTX_T_PRED) rows[r] = (uint16_t)cp++;
+                else if (is64(t)) rows[r] = (uint16_t)c64++;
+                else rows[r] = (uint16_t)c32++;
+            }
+            out_rows[f] = rows;
+            p->funcs[f].rows32 = pass ? b32 : n32; p->funcs[f].rows64 = pass ? b64 : n64;
+            p->funcs[f].rowsp = pass ? bpred : npred;
+            p->funcs[f].nrows32 = c32 - p->funcs[f].rows32; p->funcs[f].nrows64 = c64 - p->funcs[f].rows64;
+            p->funcs[f].nrowsp = cp - p->funcs[f].rowsp;
+            if (pass) { if (c32 > e32) e32 = c32; if (c64 > e64) e64 = c64; if (cp > epred) epred = cp; }
+            else { n32 = c32; n64 = c64; npred = cp; }
+        }
+        if (pass) { if (e32 > n32) n32 = e32; if (e64 > n64) n64 = e64; if (epred > npred) npred = epred; }
+    }
+    b->dc.scratch32_base = n32; b->dc.scratch64_base = n64;
+    p->nconst32 = n32 + EMU_SCRATCH;   /* first constant row, temporarily */
+    p->nconst64 = n64 + EMU_SCRATCH;
+    p->npred = npred + 1;              /* + a sink row for `_` predicate destinations */
+    return n32 < EMU_MAX_ROWS && n64 < EMU_MAX_ROWS && npred < EMU_MAX_ROWS;
+}
+
+struct emu_program *emu_program_build(const struct ptx_module *m, const struct emu_symbols *syms,
+                                      struct ptx_diags *diags)
+{
+    struct emu_program *p = calloc(1, sizeof *p);
+    struct emu_build *b = calloc(1, sizeof *b);
+    uint16_t **rows = calloc(m->nfuncs + 1, sizeof *rows);
+    if (!p || !b || !rows) { free(p); free(b); free(rows); return NULL; }
+    struct emu_decoder *dc = &b->dc;
+    dc->prog = p; dc->mod = m; dc->syms = syms; dc->diags = diags;
+    dc->sreg_used_all = calloc(EMU_SREG_ROWS + 1, 1);
+    p->ir = m;
+    p->nfuncs = m->nfuncs;
+    p->funcs = calloc(m->nfuncs + 1, sizeof *p->funcs);
+    bool ok = p->funcs && dc->sreg_used_all && layout_shared(b, m, p);
+    for (uint32_t f = 0; ok && f < m->nfuncs; f++) {
+        p->funcs[f].ir = m->funcs[f];
+        ok = ptrmap_put(&b->func_index, m->funcs[f], f);
+    }
+    if (ok && !assign_rows(b, m, p, rows)) {
+        ptx_diag_add(diags, PTX_SEV_ERROR, m->path ? m->path : "<ptx>", 1, 1, "module uses too many registers");
+        ok = false;
+    }
+    for (uint32_t f = 0; ok && f < m->nfuncs; f++) {
+        dc->reg_row = rows[f];
+        decode_func(b, f);
+    }
+    /* Constant rows follow the registers and scratch rows. */
+    uint32_t c32 = p->nconst32, c64 = p->nconst64;
+    p->const32_base = c32; p->const64_base = c64;
+    p->n32 = c32 + dc->nconst32; p->n64 = c64 + dc->nconst64;
+    p->nconst32 = dc->nconst32; p->nconst64 = dc->nconst64;
+    p->const32 = dc->const32; p->const64 = dc->const64;
+    p->code = dc->code; p->locs = dc->locs; p->ncode = dc->ncode;
+    p->sreg_used = dc->sreg_used_all;
+    for (uint32_t f = 0; f < m->nfuncs; f++) free(rows[f]);
+    free(rows);
+    free(dc->c32); free(dc->c64);
+    ptrmap_free(&b->shared_off); ptrmap_free(&b->frame_off); ptrmap_free(&b->func_index);
+    bool failed = dc->failed || !ok;
+    free(b);
+    if (failed) { emu_program_free(p); return NULL; }
+    return p;
+}
+
+void emu_program_free(struct emu_program *p)
+{
+    if (!p) return;
+    for (uint32_t pc = 0; pc < p->ncode; pc++)
+        if (p->code[pc].aux_owned) free((void *)p->code[pc].aux);
+    free(p->code); free(p->locs); free(p->funcs);
+    free(p->const32); free(p->const64); free(p->sreg_used);
+    free(p);
+}
+
+const struct emu_func *emu_program_find(const struct emu_program *p, const char *name)
+{
+    for (uint32_t f = 0; f < p->nfuncs; f++)
+        if (p->funcs[f].ir && strcmp(p->funcs[f].ir->name, name) == 0) return &p->funcs[f];
+    return NULL;
+}
