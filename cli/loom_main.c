@@ -1,2 +1,241 @@
-/* loom_main.c -- the `loom` command: dispatch to subcommands. */
-int main(void) { return 0; }
+/* loom_main.c -- the `loom` command: --help, --version, `help COMMAND`, and dispatch to the
+ * subcommands check, info, run and exec (cli/loom_cli.h). */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/loom_cli.h"
+#include "loom/loom.h"
+#include "sched/sched_preset.h"
+
+/* Weak, so that `loom` still links while a subcommand is being written; a command whose
+ * code is not linked in says so instead of running. */
+#pragma weak loom_cmd_check
+#pragma weak loom_cmd_info
+#pragma weak loom_cmd_run
+#pragma weak loom_cmd_exec
+
+struct loom_command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+    const char *usage;
+};
+
+static const char check_usage[] =
+    "usage: loom check [--verbose] FILE.ptx...\n"
+    "\n"
+    "Parses and checks each PTX file as the PTX ISA defines it: syntax, declarations,\n"
+    "operand types and state spaces. Prints nothing and exits 0 when every file is\n"
+    "valid; otherwise prints each problem as FILE:LINE:COL: error: MESSAGE and exits 1.\n"
+    "\n"
+    "  -v, --verbose   also print, per kernel: parameters, registers by width, static\n"
+    "                  shared and local bytes, basic blocks and reconvergence points\n"
+    "\n"
+    "Example:  loom check kernel.ptx\n";
+
+static const char info_usage[] =
+    "usage: loom info [--device PRESET] [--json] [--presets]\n"
+    "\n"
+    "Shows the host as hwloc sees it (packages, cores, caches and their sharing, NUMA\n"
+    "nodes and their memory, the default number of workers) and the properties of the\n"
+    "GPU that Loom presents to kernels and CUDA programs.\n"
+    "\n"
+    "  --device PRESET  show this preset instead of the default (h100)\n"
+    "  --json           print the same facts as one JSON object\n"
+    "  --presets        list the presets (with --json: as a JSON array)\n";
+
+static const char run_usage[] =
+    "usage: loom run FILE.ptx [--kernel NAME] --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
+    "                [--shared BYTES] [ARG ...]\n"
+    "\n"
+    "Runs one kernel of a PTX file on the CPU, with its arguments on the command line.\n"
+    "--kernel may be omitted when the module has one entry; --shared sets the dynamic\n"
+    "shared memory per block.\n"
+    "\n"
+    "ARG, one per kernel parameter, in order:\n"
+    "  TYPE:VALUE                scalar; TYPE in u8 u16 u32 u64 s8 s16 s32 s64 f32 f64\n"
+    "                            (u32:1024, f32:2.5, u64:0x10)\n"
+    "  in:TYPE:COUNT=@PATH       device buffer of COUNT elements initialised from the raw\n"
+    "                            little-endian file PATH; the parameter gets its address\n"
+    "  in:TYPE:COUNT=zero        also =fill:VALUE and =iota\n"
+    "  out:TYPE:COUNT>PATH       zero-filled device buffer, written raw to PATH after the\n"
+    "                            kernel completes\n"
+    "  inout:TYPE:COUNT=@IN>OUT  initialised from IN, written to OUT\n"
+    "\n"
+    "Quote arguments holding '>' so that the shell does not redirect:\n"
+    "  loom run saxpy.ptx --grid 4 --block 256 f32:2.0 in:f32:1024=iota \\\n"
+    "           'inout:f32:1024=@y.bin>y.out' u32:1024\n"
+    "\n"
+    "A fault in the kernel (out-of-bounds access, trap, deadlock) prints a report naming\n"
+    "the kernel, the PTX line, the block and thread, and exits non-zero.\n"
+    "Environment: LOOM_WORKERS, LOOM_DETERMINISTIC, LOOM_NO_CHECK, LOOM_STATS, LOOM_LOG\n"
+    "(docs/USAGE.md).\n";
+
+static const char exec_usage[] =
+    "usage: loom exec [OPTIONS] PROGRAM [ARGS...]\n"
+    "\n"
+    "Runs an unmodified CUDA program on the CPU: Loom's libcudart.so.13 stands in for\n"
+    "NVIDIA's. The program must be linked with `nvcc --cudart shared` and carry PTX\n"
+    "(for example -gencode arch=compute_90,code=compute_90).\n"
+    "\n"
+    "  --workers N      CPU worker threads (default: one per core)     LOOM_WORKERS=N\n"
+    "  --stats          print a per-kernel summary at exit: launches,  LOOM_STATS=1\n"
+    "                   time, instructions, SIMD efficiency, occupancy\n"
+    "  --deterministic  fixed schedule: identical results and output   LOOM_DETERMINISTIC=1\n"
+    "                   run after run\n"
+    "  --no-check       turn memory checking off (faster)              LOOM_NO_CHECK=1\n"
+    "  --device PRESET  the GPU to present (loom info --presets)\n"
+    "  --timeout S      stop a kernel that runs longer than S seconds and show\n"
+    "                   where each warp is\n"
+    "\n"
+    "LOOM_LOG=1 traces the CUDA calls the program makes.\n"
+    "Example:  loom exec --stats ./vector_add 1000000\n";
+
+static const struct loom_command commands[] = {
+    {"check", loom_cmd_check, "check PTX files and report errors as file:line:col", check_usage},
+    {"info", loom_cmd_info, "show the host's topology and the GPU that Loom presents",
+     info_usage},
+    {"run", loom_cmd_run, "run one PTX kernel with arguments from the command line", run_usage},
+    {"exec", loom_cmd_exec, "run an unmodified CUDA program (nvcc --cudart shared)", exec_usage},
+};
+
+#define COMMAND_COUNT (sizeof commands / sizeof commands[0])
+
+static void print_help(FILE *out)
+{
+    fprintf(out,
+            "usage: loom COMMAND [ARGS...]\n"
+            "       loom help COMMAND | --help | --version\n"
+            "\n"
+            "Loom is a GPU emulator for multicore CPUs: it runs PTX kernels and unmodified\n"
+            "CUDA programs on CPU threads, with precise reports of faults.\n"
+            "\n"
+            "Commands:\n");
+    for (size_t i = 0; i < COMMAND_COUNT; i++)
+        fprintf(out, "  %-7s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out,
+            "\n"
+            "'loom help COMMAND' shows a command's options; docs/USAGE.md has the full\n"
+            "reference. Report bugs to %s\n",
+            PACKAGE_BUGREPORT);
+}
+
+static void print_command_help(const struct loom_command *cmd)
+{
+    fputs(cmd->usage, stdout);
+    if (cmd->usage == info_usage) {
+        size_t count;
+        const struct sched_preset *all = sched_preset_list(&count);
+        printf("\nPresets (name, alias, the GPU whose figures it has):\n");
+        for (size_t i = 0; i < count; i++)
+            printf("  %-7s %-7s %s, %s %d.%d%s\n", all[i].name, all[i].alias ? all[i].alias : "",
+                   all[i].model, all[i].architecture, all[i].props.cc_major,
+                   all[i].props.cc_minor, &all[i] == sched_preset_default() ? " (default)" : "");
+    }
+}
+
+static void print_version(void)
+{
+    const struct sched_preset *p = sched_preset_default();
+    printf("loom %s\n", PACKAGE_VERSION);
+    printf("C API %d.%d.%d; default device %s (%s, compute capability %d.%d)\n",
+           LOOM_VERSION_MAJOR, LOOM_VERSION_MINOR, LOOM_VERSION_PATCH, p->name, p->props.name,
+           p->props.cc_major, p->props.cc_minor);
+}
+
+static const struct loom_command *find_command(const char *name)
+{
+    for (size_t i = 0; i < COMMAND_COUNT; i++)
+        if (strcmp(name, commands[i].name) == 0)
+            return &commands[i];
+    return NULL;
+}
+
+/* Levenshtein distance of two short words, capped at 9: used for "did you mean". */
+static unsigned edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 15 || lb > 15)
+        return 9;
+    unsigned d[16][16];
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = (unsigned)i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = (unsigned)j;
+    for (size_t i = 1; i <= la; i++)
+        for (size_t j = 1; j <= lb; j++) {
+            unsigned sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            unsigned del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
+            d[i][j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+        }
+    return d[la][lb];
+}
+
+/* One line naming the unknown command, and a hint: the closest command or --help. */
+static int unknown_command(const char *name)
+{
+    const struct loom_command *best = NULL;
+    unsigned best_d = 3;
+    for (size_t i = 0; i < COMMAND_COUNT; i++) {
+        unsigned d = edit_distance(name, commands[i].name);
+        if (d < best_d) {
+            best_d = d;
+            best = &commands[i];
+        }
+    }
+    if (name[0] == '-')
+        fprintf(stderr, "loom: unknown option '%s'; see 'loom --help'\n", name);
+    else if (best)
+        fprintf(stderr, "loom: '%s' is not a loom command; did you mean '%s'? (see 'loom --help')\n",
+                name, best->name);
+    else
+        fprintf(stderr, "loom: '%s' is not a loom command; see 'loom --help'\n", name);
+    return 2;
+}
+
+static int help_command(int argc, char **argv)
+{
+    if (argc < 3) {
+        print_help(stdout);
+        return 0;
+    }
+    const struct loom_command *cmd = find_command(argv[2]);
+    if (cmd == NULL)
+        return unknown_command(argv[2]);
+    print_command_help(cmd);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        print_help(stderr);
+        return 2;
+    }
+    const char *name = argv[1];
+    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
+        print_help(stdout);
+        return 0;
+    }
+    if (strcmp(name, "--version") == 0 || strcmp(name, "-V") == 0) {
+        print_version();
+        return 0;
+    }
+    if (strcmp(name, "help") == 0)
+        return help_command(argc, argv);
+
+    const struct loom_command *cmd = find_command(name);
+    if (cmd == NULL)
+        return unknown_command(name);
+    if (argc == 3 && (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0)) {
+        print_command_help(cmd);
+        return 0;
+    }
+    if (cmd->run == NULL) {
+        fprintf(stderr, "loom: '%s' is not available in this build\n", cmd->name);
+        return 2;
+    }
+    return cmd->run(argc - 1, argv + 1);
+}

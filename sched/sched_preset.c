@@ -32,7 +32,7 @@
 static const struct sched_preset presets[] = {
     {
         .name = "h100", .alias = "hopper", .architecture = "Hopper",
-        .model = "NVIDIA H100 SXM5 80GB (GH100), compute capability 9.0",
+        .model = "NVIDIA H100 SXM5 80GB (GH100)",
         .props = {
             .name = "NVIDIA H100 80GB HBM3", .cc_major = 9, .cc_minor = 0,
             .multiprocessors = 132, .warp_size = 32, .max_threads_per_block = 1024,
@@ -55,7 +55,7 @@ static const struct sched_preset presets[] = {
     },
     {
         .name = "ampere", .alias = "a100", .architecture = "Ampere",
-        .model = "NVIDIA A100 SXM4 40GB (GA100), compute capability 8.0",
+        .model = "NVIDIA A100 SXM4 40GB (GA100)",
         .props = {
             .name = "NVIDIA A100-SXM4-40GB", .cc_major = 8, .cc_minor = 0,
             .multiprocessors = 108, .warp_size = 32, .max_threads_per_block = 1024,
@@ -78,7 +78,7 @@ static const struct sched_preset presets[] = {
     },
     {
         .name = "turing", .alias = "t4", .architecture = "Turing",
-        .model = "NVIDIA Tesla T4 (TU104), compute capability 7.5",
+        .model = "NVIDIA Tesla T4 (TU104)",
         .props = {
             .name = "Tesla T4", .cc_major = 7, .cc_minor = 5,
             .multiprocessors = 40, .warp_size = 32, .max_threads_per_block = 1024,
@@ -101,7 +101,7 @@ static const struct sched_preset presets[] = {
     },
     {
         .name = "volta", .alias = "v100", .architecture = "Volta",
-        .model = "NVIDIA Tesla V100 SXM2 16GB (GV100), compute capability 7.0",
+        .model = "NVIDIA Tesla V100 SXM2 16GB (GV100)",
         .props = {
             .name = "Tesla V100-SXM2-16GB", .cc_major = 7, .cc_minor = 0,
             .multiprocessors = 80, .warp_size = 32, .max_threads_per_block = 1024,
@@ -124,7 +124,7 @@ static const struct sched_preset presets[] = {
     },
     {
         .name = "kepler", .alias = "k40", .architecture = "Kepler",
-        .model = "NVIDIA Tesla K40 (GK110B), compute capability 3.5",
+        .model = "NVIDIA Tesla K40 (GK110B)",
         .props = {
             .name = "Tesla K40m", .cc_major = 3, .cc_minor = 5,
             .multiprocessors = 15, .warp_size = 32, .max_threads_per_block = 1024,
@@ -147,7 +147,7 @@ static const struct sched_preset presets[] = {
     },
     {
         .name = "fermi", .alias = "m2090", .architecture = "Fermi",
-        .model = "NVIDIA Tesla M2090 (GF110, the GF100 SM), compute capability 2.0",
+        .model = "NVIDIA Tesla M2090 (GF110, the GF100 SM)",
         .props = {
             .name = "Tesla M2090", .cc_major = 2, .cc_minor = 0,
             .multiprocessors = 16, .warp_size = 32, .max_threads_per_block = 1024,
@@ -170,7 +170,7 @@ static const struct sched_preset presets[] = {
     },
     {
         .name = "tesla", .alias = "g80", .architecture = "Tesla",
-        .model = "NVIDIA GeForce 8800 GTX (G80), compute capability 1.0",
+        .model = "NVIDIA GeForce 8800 GTX (G80)",
         .props = {
             .name = "GeForce 8800 GTX", .cc_major = 1, .cc_minor = 0,
             .multiprocessors = 16, .warp_size = 32, .max_threads_per_block = 512,
