@@ -94,6 +94,9 @@ struct emu_frame {
     uint32_t local_sp;    /* local-memory stack pointer to restore */
     const struct emu_func *callee;
     uint32_t simt_depth;  /* SIMT stack depth at the call */
+    const struct emu_inst *call;  /* the call instruction (its argument/result slots) */
+    bool saved;           /* the callee's rows were spilled (recursion) */
+    emu_mask mask;        /* lanes that made the call */
 };
 
 /* Why a warp is not running. */
@@ -103,6 +106,11 @@ struct emu_wait {
     uint32_t barrier;     /* barrier id */
     uint32_t count;       /* expected thread count (0 = all threads of the CTA) */
     uint32_t pc;          /* the waiting instruction */
+    /* bar.red: where the reduction result goes once the barrier completes. */
+    uint8_t red_op;       /* 0 none, 1 popc, 2 and, 3 or */
+    uint8_t red_to_pred;  /* result is a predicate (and/or) */
+    uint16_t red_dst;
+    emu_mask red_mask;    /* lanes that receive the result */
 };
 
 struct emu_warp {
@@ -129,6 +137,12 @@ struct emu_warp {
     uint8_t *local;
     uint64_t local_stride;
     uint32_t local_sp;                   /* current frame offset (grows up) */
+    /* Register spill area for recursive calls (saved rows of re-entered functions). */
+    uint8_t *spill;
+    uint64_t spill_used, spill_cap;
+    bool done;                           /* every lane has exited */
+    uint64_t gcache_base, gcache_end;    /* last global allocation an access hit */
+    uint32_t gcache_flags;
     /* Counters (observers). */
     uint64_t n_inst, n_thread_inst, n_diverge;
 };
@@ -136,9 +150,10 @@ struct emu_warp {
 /* A barrier's state inside a CTA. */
 struct emu_barrier {
     uint32_t arrived;                    /* threads arrived so far */
-    uint32_t expected;                   /* threads expected (0 = not in use) */
-    emu_mask waiting_warps[32];          /* bit w of word w/32: warp w waits here (up to 1024 warps) */
-    uint32_t red_and, red_or, red_popc;  /* bar.red accumulators */
+    uint32_t expected_count;             /* thread count given by the instruction (0 = all live threads) */
+    uint32_t red_popc;                   /* bar.red accumulators: threads with a true predicate */
+    uint32_t red_and_fail;               /* threads with a false predicate */
+    uint32_t red_or_any;                 /* threads with a true predicate (for .or) */
 };
 
 /* Report of a kernel fault. */
@@ -165,6 +180,7 @@ struct emu_cta {
     uint32_t smid;
     struct emu_fault *fault;             /* non-NULL once a fault stopped the CTA */
     struct emu_fault fault_store;
+    uint32_t nexited_warps;
 };
 
 /* Everything a handler may need about the launch. */
@@ -180,6 +196,8 @@ struct emu_launch {
     bool check;                          /* memory checking on */
     uint32_t gridid;
     uint32_t nsm;
+    uint32_t nwarpid;                    /* %nwarpid: warp slots per SM */
+    uint64_t local_stride;               /* local bytes per thread (frames + stack) */
 };
 
 /* A decoded function: a range of the program's instructions. */
@@ -189,6 +207,9 @@ struct emu_func {
     uint32_t frame_bytes;               /* local bytes per thread for one activation */
     uint32_t param_bytes;
     uint32_t rows32, nrows32, rows64, nrows64, rowsp, nrowsp;  /* its register rows */
+    uint32_t nparams, nrets;
+    uint32_t param_off[32], ret_off[8], param_size[32], ret_size[8]; /* in its own frame */
+    bool recursive_hazard;              /* may be active twice on one warp: save rows on call */
     uint32_t active;                    /* unused by handlers; reserved */
 };
 

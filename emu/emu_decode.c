@@ -454,7 +454,7 @@ static bool layout_shared(struct emu_build *b, const struct ptx_module *m, struc
 
 /* Frame of a function: incoming params, return params, local variables and
  * call-site params, each at its alignment. */
-static uint32_t layout_frame(struct emu_build *b, const struct ptx_func *fn)
+static uint32_t layout_frame(struct emu_build *b, const struct ptx_func *fn, struct emu_func *ef)
 {
     uint64_t off = 0;
     ptrmap_free(&b->frame_off);
@@ -466,8 +466,16 @@ static uint32_t layout_frame(struct emu_build *b, const struct ptx_func *fn)
         off += s_->size ? s_->size : 8; \
     } while (0)
     if (!fn->is_entry) {
-        for (uint32_t i = 0; i < fn->nparams; i++) FRAME(fn->params[i]);
-        for (uint32_t i = 0; i < fn->nrets; i++) FRAME(fn->rets[i]);
+        ef->nparams = fn->nparams < 32 ? fn->nparams : 32;
+        ef->nrets = fn->nrets < 8 ? fn->nrets : 8;
+        for (uint32_t i = 0; i < fn->nparams; i++) {
+            FRAME(fn->params[i]);
+            if (i < 32) { ef->param_size[i] = (uint32_t)fn->params[i]->size; ef->param_off[i] = (uint32_t)(off - fn->params[i]->size); }
+        }
+        for (uint32_t i = 0; i < fn->nrets; i++) {
+            FRAME(fn->rets[i]);
+            if (i < 8) { ef->ret_size[i] = (uint32_t)fn->rets[i]->size; ef->ret_off[i] = (uint32_t)(off - fn->rets[i]->size); }
+        }
     }
     for (uint32_t i = 0; i < fn->nlocals; i++) {
         const struct ptx_symbol *s = fn->locals[i];
@@ -582,7 +590,7 @@ static void decode_func(struct emu_build *b, uint32_t fi)
     struct emu_func *ef = &p->funcs[fi];
     const struct ptx_func *fn = ef->ir;
     dc->fn = fn; dc->efn = ef; dc->pi = NULL;
-    ef->frame_bytes = layout_frame(b, fn);
+    ef->frame_bytes = layout_frame(b, fn, ef);
     ef->entry_pc = dc->ncode;
     if (fn->is_decl) { ef->end_pc = dc->ncode; return; }
     dc->pc_of = calloc(fn->ninstrs + 1, sizeof *dc->pc_of);

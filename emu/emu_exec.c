@@ -1,2 +1,444 @@
-/* emu_exec.c -- placeholder until implemented. */
-typedef int emu_exec_placeholder_;
+/* emu_exec.c -- the dispatch loop, the PDOM reconvergence stack, CTA contexts
+ * and CTA barriers. All state lives in heap structures: a warp or CTA can stop
+ * after any instruction and resume later on any worker. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu/emu_exec.h"
+#include "include/loom/loom.h"
+
+/* ---- Faults ---------------------------------------------------------------- */
+
+/* Composes the standard report: what happened, where in the PTX (and CUDA)
+ * source, which block and thread. The first fault of a CTA wins. */
+int emu_fault(struct emu_warp *w, const struct emu_inst *in, unsigned lane, int status,
+              uint64_t addr, unsigned size, const char *fmt, ...)
+{
+    struct emu_cta *cta = w->cta;
+    if (cta->fault)
+        return EMU_STOP_FAULT;
+    struct emu_fault *f = &cta->fault_store;
+    const struct emu_launch *L = cta->launch;
+    const struct emu_program *p = L->prog;
+    char what[320];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    uint32_t pc = in ? (uint32_t)(in - p->code) : w->pc;
+    const struct emu_loc *loc = pc < p->ncode ? &p->locs[pc] : NULL;
+    const char *file = p->ir->path ? p->ir->path : "<ptx>";
+    char where[256] = "";
+    if (loc && loc->ptx_line)
+        snprintf(where, sizeof where, "%s:%u", file, loc->ptx_line);
+    else
+        snprintf(where, sizeof where, "%s", file);
+    char cu[200] = "";
+    if (loc && loc->cu_line) {
+        const char *cf = "?";
+        for (uint32_t i = 0; i < p->ir->nfiles; i++)
+            if (p->ir->files[i].index == loc->cu_file) cf = p->ir->files[i].path;
+        snprintf(cu, sizeof cu, " (%s:%u)", cf, loc->cu_line);
+    }
+    f->status = status;
+    f->pc = pc;
+    f->warp = w->id;
+    f->lane = lane;
+    for (int k = 0; k < 3; k++) f->tid[k] = w->tid[k][lane];
+    f->addr = addr;
+    f->size = size;
+    snprintf(f->msg, sizeof f->msg,
+             "%s\n  in kernel '%s' at %s%s\n  block (%u,%u,%u), thread (%u,%u,%u)",
+             what, L->entry->ir->name, where, cu, cta->ctaid[0], cta->ctaid[1], cta->ctaid[2],
+             f->tid[0], f->tid[1], f->tid[2]);
+    cta->fault = f;
+    return EMU_STOP_FAULT;
+}
+
+/* ---- SIMT stack -------------------------------------------------------------- */
+
+static bool simt_push(struct emu_warp *w, uint32_t pc, uint32_t reconv, emu_mask mask)
+{
+    if (w->sp == w->stack_cap) {
+        uint32_t ncap = w->stack_cap ? 2 * w->stack_cap : 16;
+        struct emu_simt_entry *ns = realloc(w->stack, ncap * sizeof *ns);
+        if (!ns) return false;
+        w->stack = ns;
+        w->stack_cap = ncap;
+    }
+    w->stack[w->sp++] = (struct emu_simt_entry){ .pc = pc, .reconv = reconv, .mask = mask };
+    return true;
+}
+
+/* Makes the top entry current. */
+static void simt_load_top(struct emu_warp *w)
+{
+    if (w->sp) {
+        w->pc = w->stack[w->sp - 1].pc;
+        w->active = w->stack[w->sp - 1].mask;
+    } else {
+        w->active = 0;
+    }
+}
+
+void emu_simt_remove_lanes(struct emu_warp *w, emu_mask m, uint32_t from_depth)
+{
+    for (uint32_t i = from_depth; i < w->sp; i++)
+        w->stack[i].mask &= ~m;
+    w->active &= ~m;
+}
+
+/* Pops entries whose lanes are all gone; returns EMU_STOP_EXIT when none remain. */
+int emu_simt_settle(struct emu_warp *w)
+{
+    bool popped = false;
+    while (w->sp && w->stack[w->sp - 1].mask == 0) {
+        w->sp--;
+        popped = true;
+    }
+    if (!w->sp) { w->active = 0; return EMU_STOP_EXIT; }
+    if (popped) simt_load_top(w);
+    return EMU_CONTINUE;
+}
+
+/* A branch whose lanes split: `taken` go to target, the rest fall through.
+ * Both reconverge at `reconv` (the immediate post-dominator). An entry whose
+ * pc already is the reconvergence point is not pushed: its lanes wait in the
+ * entry below, whose pc is that point. */
+void emu_simt_diverge(struct emu_warp *w, emu_mask taken, uint32_t target, uint32_t reconv)
+{
+    emu_mask rest = w->active & ~taken;
+    uint32_t fall = w->pc;
+    struct emu_simt_entry *top = &w->stack[w->sp - 1];
+    if (top->reconv == reconv && w->sp > 1) {
+        w->sp--;                      /* the entry below already waits at reconv */
+    } else {
+        top->pc = reconv;
+        top->mask = w->active;
+    }
+    if (fall != reconv) simt_push(w, fall, reconv, rest);
+    if (target != reconv) simt_push(w, target, reconv, taken);
+    w->n_diverge++;
+    simt_load_top(w);
+}
+
+/* Multi-way divergence (brx.idx): lanes grouped by target. */
+void emu_simt_diverge_n(struct emu_warp *w, const uint32_t *targets, const emu_mask *masks, unsigned n,
+                        uint32_t reconv)
+{
+    struct emu_simt_entry *top = &w->stack[w->sp - 1];
+    if (top->reconv == reconv && w->sp > 1) {
+        w->sp--;
+    } else {
+        top->pc = reconv;
+        top->mask = w->active;
+    }
+    for (unsigned i = n; i-- > 0;)
+        if (masks[i] && targets[i] != reconv) simt_push(w, targets[i], reconv, masks[i]);
+    w->n_diverge++;
+    simt_load_top(w);
+}
+
+/* ---- The dispatch loop ----------------------------------------------------------- */
+
+/* Runs one warp until it stops or `budget` instructions have run. */
+static int warp_run(struct emu_warp *w, const struct emu_inst *code, uint64_t budget)
+{
+    for (;;) {
+        const struct emu_simt_entry *top = &w->stack[w->sp - 1];
+        if (w->pc == top->reconv) {              /* reconvergence: pop */
+            w->sp--;
+            simt_load_top(w);
+            int rc = emu_simt_settle(w);
+            if (rc) return rc;
+            continue;
+        }
+        const struct emu_inst *in = &code[w->pc++];
+        emu_mask m = w->active;
+        if (in->guard != EMU_NOGUARD) {
+            emu_mask p = w->pred[in->guard];
+            m &= in->guard_neg ? ~p : p;
+        }
+        w->n_inst++;
+        w->n_thread_inst += (uint64_t)__builtin_popcount(m);
+        if (m) {
+            int rc = in->fn(w, in, m);
+            if (rc) return rc;
+        }
+        if (--budget == 0) return EMU_STOP_YIELD;
+    }
+}
+
+/* ---- CTAs -------------------------------------------------------------------------- */
+
+static void *xcalloc(size_t n, size_t s) { return n ? calloc(n, s) : calloc(1, 1); }
+
+/* Allocates the warps and buffers of a CTA context for a launch; the context
+ * is reused for the CTAs a worker runs, so constants are filled only once. */
+struct emu_cta *emu_cta_create(const struct emu_launch *L)
+{
+    const struct emu_program *p = L->prog;
+    struct emu_cta *cta = calloc(1, sizeof *cta);
+    if (!cta) return NULL;
+    cta->launch = L;
+    cta->nthreads = L->block[0] * L->block[1] * L->block[2];
+    cta->nwarps = (cta->nthreads + EMU_WARP_SIZE - 1) / EMU_WARP_SIZE;
+    cta->shared_size = p->dyn_shared_base + L->dyn_shared;
+    if (L->dyn_shared == 0) cta->shared_size = p->static_shared;
+    cta->shared = xcalloc(cta->shared_size + 16, 1);
+    cta->warps = calloc(cta->nwarps, sizeof *cta->warps);
+    if (!cta->shared || !cta->warps) { emu_cta_destroy(cta); return NULL; }
+    for (uint32_t i = 0; i < cta->nwarps; i++) {
+        struct emu_warp *w = &cta->warps[i];
+        w->cta = cta;
+        w->id = i;
+        w->r32 = xcalloc(p->n32, sizeof *w->r32);
+        w->r64 = xcalloc(p->n64, sizeof *w->r64);
+        w->pred = xcalloc(p->npred, sizeof *w->pred);
+        w->local_stride = L->local_stride;
+        w->local = xcalloc((size_t)L->local_stride * EMU_WARP_SIZE, 1);
+        if (!w->r32 || !w->r64 || !w->pred || !w->local) { emu_cta_destroy(cta); return NULL; }
+        for (uint32_t c = 0; c < p->nconst32; c++)
+            for (unsigned l = 0; l < EMU_WARP_SIZE; l++) w->r32[p->const32_base + c][l] = p->const32[c];
+        for (uint32_t c = 0; c < p->nconst64; c++)
+            for (unsigned l = 0; l < EMU_WARP_SIZE; l++) w->r64[p->const64_base + c][l] = p->const64[c];
+    }
+    return cta;
+}
+
+void emu_cta_destroy(struct emu_cta *cta)
+{
+    if (!cta) return;
+    for (uint32_t i = 0; cta->warps && i < cta->nwarps; i++) {
+        struct emu_warp *w = &cta->warps[i];
+        free(w->r32); free(w->r64); free(w->pred); free(w->local);
+        free(w->stack); free(w->frames); free(w->spill);
+    }
+    free(cta->warps);
+    free(cta->shared);
+    free(cta);
+}
+
+static void fill_row(uint32_t *row, uint32_t v) { for (unsigned l = 0; l < EMU_WARP_SIZE; l++) row[l] = v; }
+
+/* Fills the special-register rows of a warp that the program reads. */
+static void warp_fill_sregs(struct emu_warp *w)
+{
+    const struct emu_cta *cta = w->cta;
+    const struct emu_launch *L = cta->launch;
+    const uint8_t *used = L->prog->sreg_used;
+    for (unsigned s = 1; s < EMU_SREG_ROWS; s++) {
+        if (!used[s]) continue;
+        uint32_t *row = w->r32[s];
+        switch ((enum ptx_sreg)s) {
+        case PTX_SREG_TID_X: memcpy(row, w->tid[0], sizeof w->tid[0]); break;
+        case PTX_SREG_TID_Y: memcpy(row, w->tid[1], sizeof w->tid[1]); break;
+        case PTX_SREG_TID_Z: memcpy(row, w->tid[2], sizeof w->tid[2]); break;
+        case PTX_SREG_NTID_X: fill_row(row, L->block[0]); break;
+        case PTX_SREG_NTID_Y: fill_row(row, L->block[1]); break;
+        case PTX_SREG_NTID_Z: fill_row(row, L->block[2]); break;
+        case PTX_SREG_CTAID_X: case PTX_SREG_CLUSTERID_X: fill_row(row, cta->ctaid[0]); break;
+        case PTX_SREG_CTAID_Y: case PTX_SREG_CLUSTERID_Y: fill_row(row, cta->ctaid[1]); break;
+        case PTX_SREG_CTAID_Z: case PTX_SREG_CLUSTERID_Z: fill_row(row, cta->ctaid[2]); break;
+        case PTX_SREG_NCTAID_X: case PTX_SREG_NCLUSTERID_X: fill_row(row, L->grid[0]); break;
+        case PTX_SREG_NCTAID_Y: case PTX_SREG_NCLUSTERID_Y: fill_row(row, L->grid[1]); break;
+        case PTX_SREG_NCTAID_Z: case PTX_SREG_NCLUSTERID_Z: fill_row(row, L->grid[2]); break;
+        case PTX_SREG_CLUSTER_NCTAID_X: case PTX_SREG_CLUSTER_NCTAID_Y: case PTX_SREG_CLUSTER_NCTAID_Z:
+        case PTX_SREG_CLUSTER_NCTARANK: fill_row(row, 1); break;
+        case PTX_SREG_LANEID: for (unsigned l = 0; l < EMU_WARP_SIZE; l++) row[l] = l; break;
+        case PTX_SREG_WARPID: fill_row(row, w->id); break;
+        case PTX_SREG_NWARPID: fill_row(row, L->nwarpid); break;
+        case PTX_SREG_SMID: fill_row(row, cta->smid); break;
+        case PTX_SREG_NSMID: fill_row(row, L->nsm); break;
+        case PTX_SREG_GRIDID: fill_row(row, L->gridid); break;
+        case PTX_SREG_LANEMASK_EQ: for (unsigned l = 0; l < 32; l++) row[l] = 1u << l; break;
+        case PTX_SREG_LANEMASK_LT: for (unsigned l = 0; l < 32; l++) row[l] = (1u << l) - 1; break;
+        case PTX_SREG_LANEMASK_LE: for (unsigned l = 0; l < 32; l++) row[l] = (uint32_t)((2ull << l) - 1); break;
+        case PTX_SREG_LANEMASK_GT: for (unsigned l = 0; l < 32; l++) row[l] = (uint32_t)(~((2ull << l) - 1)); break;
+        case PTX_SREG_LANEMASK_GE: for (unsigned l = 0; l < 32; l++) row[l] = ~((1u << l) - 1); break;
+        case PTX_SREG_DYNAMIC_SMEM_SIZE: fill_row(row, (uint32_t)L->dyn_shared); break;
+        case PTX_SREG_TOTAL_SMEM_SIZE: case PTX_SREG_AGGR_SMEM_SIZE:
+            fill_row(row, (uint32_t)cta->shared_size); break;
+        default: fill_row(row, 0); break;   /* cluster ranks/ids of a 1-CTA cluster, envregs, reserved */
+        }
+    }
+}
+
+/* Prepares the CTA context for block `ctaid`. */
+void emu_cta_begin(struct emu_cta *cta, const uint32_t ctaid[3], uint32_t smid)
+{
+    const struct emu_launch *L = cta->launch;
+    memcpy(cta->ctaid, ctaid, sizeof cta->ctaid);
+    cta->smid = smid;
+    cta->fault = NULL;
+    cta->nexited_warps = 0;
+    memset(cta->bars, 0, sizeof cta->bars);
+    if (cta->shared_size) memset(cta->shared, 0, cta->shared_size);
+    uint32_t bx = L->block[0], bxy = L->block[0] * L->block[1];
+    for (uint32_t i = 0; i < cta->nwarps; i++) {
+        struct emu_warp *w = &cta->warps[i];
+        w->valid = 0;
+        for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
+            uint32_t t = i * EMU_WARP_SIZE + l;
+            if (t < cta->nthreads) w->valid |= 1u << l;
+            else t = 0;
+            w->tid[0][l] = t % bx;
+            w->tid[1][l] = (t / bx) % L->block[1];
+            w->tid[2][l] = t / bxy;
+        }
+        w->exited = 0;
+        w->sp = 0;
+        simt_push(w, L->entry->entry_pc, EMU_RECONV_NONE, w->valid);
+        simt_load_top(w);
+        w->nframes = 0;
+        w->local_sp = 0;
+        w->wait = (struct emu_wait){ .kind = EMU_WAIT_NONE };
+        w->done = false;
+        warp_fill_sregs(w);
+    }
+}
+
+static uint32_t live_threads(const struct emu_cta *cta)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < cta->nwarps; i++)
+        if (!cta->warps[i].done) n += (uint32_t)__builtin_popcount(cta->warps[i].valid & ~cta->warps[i].exited);
+    return n;
+}
+
+/* A warp arrives at barrier `id`. Counting is per warp, as the hardware does:
+ * the warp's live threads arrive together. */
+int emu_barrier_arrive(struct emu_warp *w, const struct emu_inst *in, uint32_t id, uint32_t count, emu_mask m)
+{
+    struct emu_cta *cta = w->cta;
+    if (id >= 16)
+        return emu_fault(w, in, (unsigned)__builtin_ctz(m), LOOM_ERR_LAUNCH_FAILED, 0, 0,
+                         "barrier id %u out of range (0..15)", id);
+    struct emu_barrier *b = &cta->bars[id];
+    uint32_t expected = count ? count : 0;
+    if (b->arrived && b->expected_count != expected)
+        return emu_fault(w, in, (unsigned)__builtin_ctz(m), LOOM_ERR_LAUNCH_FAILED, 0, 0,
+                         "barrier %u used with thread counts %u and %u at once", id, b->expected_count, expected);
+    b->expected_count = expected;
+    b->arrived += (uint32_t)__builtin_popcount(w->valid & ~w->exited);
+    return EMU_CONTINUE;
+}
+
+/* Releases barrier `id` if every expected thread has arrived. */
+static void barrier_try_release(struct emu_cta *cta, uint32_t id)
+{
+    struct emu_barrier *b = &cta->bars[id];
+    if (!b->arrived) return;
+    uint32_t need = b->expected_count ? b->expected_count : live_threads(cta);
+    if (b->arrived < need) return;
+    for (uint32_t i = 0; i < cta->nwarps; i++) {
+        struct emu_warp *w = &cta->warps[i];
+        if (w->wait.kind != EMU_WAIT_BARRIER || w->wait.barrier != id) continue;
+        if (w->wait.red_op) {
+            uint32_t v = w->wait.red_op == 1 ? b->red_popc : w->wait.red_op == 2 ? (b->red_and_fail == 0)
+                                                                                  : (b->red_or_any != 0);
+            if (w->wait.red_to_pred) {
+                emu_mask mm = w->wait.red_mask;
+                w->pred[w->wait.red_dst] = (w->pred[w->wait.red_dst] & ~mm) | (v ? mm : 0);
+            } else {
+                for (unsigned l = 0; l < EMU_WARP_SIZE; l++)
+                    if (EMU_ON(w->wait.red_mask, l)) w->r32[w->wait.red_dst][l] = v;
+            }
+        }
+        w->wait.kind = EMU_WAIT_NONE;
+    }
+    b->arrived = 0;
+    b->red_popc = 0; b->red_and_fail = 0; b->red_or_any = 0;
+}
+
+static void barriers_try_release(struct emu_cta *cta)
+{
+    for (uint32_t id = 0; id < 16; id++) barrier_try_release(cta, id);
+}
+
+/* Reports a barrier that can never complete: every live warp waits. */
+static void report_deadlock(struct emu_cta *cta)
+{
+    char detail[256] = "";
+    size_t used = 0;
+    struct emu_warp *first = NULL;
+    for (uint32_t i = 0; i < cta->nwarps && used < sizeof detail - 64; i++) {
+        struct emu_warp *w = &cta->warps[i];
+        if (w->done || w->wait.kind != EMU_WAIT_BARRIER) continue;
+        if (!first) first = w;
+        const struct emu_loc *loc = &cta->launch->prog->locs[w->wait.pc];
+        used += (size_t)snprintf(detail + used, sizeof detail - used, "%swarp %u at barrier %u (line %u)",
+                                 used ? ", " : "", w->id, w->wait.barrier, loc->ptx_line);
+    }
+    if (!first) first = &cta->warps[0];
+    struct emu_barrier *b = &cta->bars[first->wait.barrier];
+    uint32_t need = b->expected_count ? b->expected_count : live_threads(cta);
+    emu_fault(first, &cta->launch->prog->code[first->wait.pc], (unsigned)__builtin_ctz(first->valid ? first->valid : 1),
+              LOOM_ERR_DEADLOCK, 0, 0,
+              "barrier deadlock: barrier %u expects %u threads but only %u arrived and no other thread can run; waiting: %s",
+              first->wait.barrier, need, b->arrived, detail);
+}
+
+/* Runs the CTA until every warp has exited, a fault stops it, or `budget`
+ * warp-instructions have been spent (then EMU_CTA_YIELD: call again). */
+enum emu_cta_state emu_cta_run(struct emu_cta *cta, uint64_t budget)
+{
+    const struct emu_inst *code = cta->launch->prog->code;
+    const uint64_t slice = 4096;
+    for (;;) {
+        bool ran = false, all_done = true;
+        for (uint32_t i = 0; i < cta->nwarps; i++) {
+            struct emu_warp *w = &cta->warps[i];
+            if (w->done) continue;
+            all_done = false;
+            if (w->wait.kind == EMU_WAIT_BARRIER) continue;
+            uint64_t before = w->n_inst;
+            w->wait.kind = EMU_WAIT_NONE;
+            int rc = warp_run(w, code, slice);
+            ran = true;
+            uint64_t spent = w->n_inst - before;
+            budget = budget > spent ? budget - spent : 0;
+            switch (rc) {
+            case EMU_STOP_FAULT:
+                return EMU_CTA_FAULT;
+            case EMU_STOP_EXIT:
+                w->done = true;
+                cta->nexited_warps++;
+                barriers_try_release(cta);
+                break;
+            case EMU_STOP_BARRIER:
+                barrier_try_release(cta, w->wait.barrier);
+                break;
+            default:
+                break;
+            }
+        }
+        if (all_done) return EMU_CTA_DONE;
+        if (cta->fault) return EMU_CTA_FAULT;
+        if (!ran) {
+            barriers_try_release(cta);
+            bool any_runnable = false;
+            for (uint32_t i = 0; i < cta->nwarps; i++)
+                if (!cta->warps[i].done && cta->warps[i].wait.kind != EMU_WAIT_BARRIER) any_runnable = true;
+            if (!any_runnable) {
+                report_deadlock(cta);
+                return EMU_CTA_FAULT;
+            }
+        }
+        if (budget == 0) return EMU_CTA_YIELD;
+    }
+}
+
+/* A call: the caller's entry resumes at the return address once every lane
+ * of the callee has returned; the callee runs in an entry of its own. */
+bool emu_simt_push_call(struct emu_warp *w, uint32_t entry_pc, emu_mask mask)
+{
+    w->stack[w->sp - 1].pc = w->pc;
+    w->stack[w->sp - 1].mask = w->active;
+    if (!simt_push(w, entry_pc, EMU_RECONV_NONE, mask)) return false;
+    simt_load_top(w);
+    return true;
+}

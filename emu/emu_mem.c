@@ -1,2 +1,509 @@
-/* emu_mem.c -- placeholder until implemented. */
-typedef int emu_mem_placeholder_;
+/* emu_mem.c -- data movement: mov (incl. vector pack/unpack and symbol
+ * addresses), cvta, isspacep, ld/ldu/st in every state space, and the address
+ * translation with checking that every memory handler uses (emu_mem_ptr). */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu/emu_exec.h"
+#include "include/loom/loom.h"
+#include "memory/mem.h"
+
+/* ---- Address translation ------------------------------------------------------- */
+
+static const char *space_word(enum ptx_space s)
+{
+    switch (s) {
+    case PTX_SPACE_GLOBAL: return "global";
+    case PTX_SPACE_SHARED: case PTX_SPACE_SHARED_CLUSTER: return "shared";
+    case PTX_SPACE_LOCAL: return "local";
+    case PTX_SPACE_CONST: return "const";
+    case PTX_SPACE_PARAM: return "param";
+    default: return "generic";
+    }
+}
+
+/* Describes addr relative to the nearest allocation, for reports. */
+static void describe_global(struct emu_warp *w, uint64_t addr, unsigned size, char *buf, size_t n,
+                            int *out_status, const char **out_kind)
+{
+    struct mem_alloc a;
+    bool freed = false;
+    *out_status = LOOM_ERR_ILLEGAL_ADDRESS;
+    *out_kind = "out-of-bounds";
+    if (addr < 4096) {
+        *out_kind = "null-pointer";
+        snprintf(buf, n, "address 0x%" PRIx64 " is a null pointer (plus %" PRIu64 ")", addr, addr);
+        return;
+    }
+    if (!mem_nearest(w->cta->launch->mem, addr, &a, &freed)) {
+        snprintf(buf, n, "address 0x%" PRIx64 " is not in any allocation (none exist)", addr);
+        return;
+    }
+    const char *label = a.label ? a.label : "";
+    char name[96];
+    if (a.label) snprintf(name, sizeof name, "variable '%s'", label);
+    else snprintf(name, sizeof name, "allocation #%u", a.id);
+    if (freed) {
+        *out_kind = "use-after-free";
+        snprintf(buf, n, "address 0x%" PRIx64 " is %" PRIu64 " bytes inside %s of %" PRIu64
+                 " bytes at 0x%" PRIx64 ", which was freed", addr, addr - a.base, name, a.size, a.base);
+    } else if (addr >= a.base + a.size) {
+        snprintf(buf, n, "address 0x%" PRIx64 " is %" PRIu64 " bytes past the end of %s of %" PRIu64
+                 " bytes at 0x%" PRIx64, addr, addr - (a.base + a.size), name, a.size, a.base);
+    } else if (addr < a.base) {
+        snprintf(buf, n, "address 0x%" PRIx64 " is %" PRIu64 " bytes before %s of %" PRIu64 " bytes at 0x%" PRIx64,
+                 addr, a.base - addr, name, a.size, a.base);
+    } else {   /* starts inside but runs past the end */
+        snprintf(buf, n, "the %u-byte access at 0x%" PRIx64 " (offset %" PRIu64 ") runs past the end of %s of %"
+                 PRIu64 " bytes at 0x%" PRIx64, size, addr, addr - a.base, name, a.size, a.base);
+    }
+}
+
+static int bad_access(struct emu_warp *w, const struct emu_inst *in, unsigned l, enum ptx_space space,
+                      uint64_t addr, unsigned size, bool write, int status, const char *kind, const char *detail)
+{
+    return emu_fault(w, in, l, status, addr, size, "%s %s %s of %u bytes at 0x%" PRIx64 "\n  %s", kind,
+                     space_word(space), write ? "write" : "read", size, addr, detail);
+}
+
+/* Classifies a generic address: shared window of this CTA, local window of
+ * this warp, the kernel parameter buffer, or global. */
+static enum ptx_space classify(const struct emu_warp *w, uint64_t addr)
+{
+    const struct emu_cta *cta = w->cta;
+    uint64_t sh = (uint64_t)(uintptr_t)cta->shared;
+    if (addr - sh < cta->shared_size) return PTX_SPACE_SHARED;
+    uint64_t lo = (uint64_t)(uintptr_t)w->local;
+    if (addr - lo < w->local_stride * EMU_WARP_SIZE) return PTX_SPACE_LOCAL;
+    uint64_t pb = (uint64_t)(uintptr_t)cta->launch->params;
+    if (addr - pb < cta->launch->params_size) return PTX_SPACE_PARAM;
+    return PTX_SPACE_GLOBAL;
+}
+
+void *emu_mem_ptr(struct emu_warp *w, const struct emu_inst *in, unsigned l, enum ptx_space space,
+                  uint64_t addr, unsigned size, bool write)
+{
+    const struct emu_launch *L = w->cta->launch;
+    bool generic = space == PTX_SPACE_NONE || space == PTX_SPACE_GENERIC;
+    char detail[300];
+    if (generic) {
+        space = classify(w, addr);
+        /* Translate the generic window back to the space's own address. */
+        if (space == PTX_SPACE_SHARED) addr -= (uint64_t)(uintptr_t)w->cta->shared;
+        else if (space == PTX_SPACE_LOCAL) {
+            uint64_t off = addr - (uint64_t)(uintptr_t)w->local;
+            if (size && (off % w->local_stride) + size > w->local_stride) goto local_oob;
+            if (L->check && size && (addr & (size - 1))) goto misaligned;
+            return (void *)(uintptr_t)addr;
+        } else if (space == PTX_SPACE_PARAM) {
+            if (write) {
+                snprintf(detail, sizeof detail, "kernel parameters are read-only");
+                bad_access(w, in, l, space, addr, size, write, LOOM_ERR_ILLEGAL_ADDRESS, "read-only", detail);
+                return NULL;
+            }
+            return (void *)(uintptr_t)addr;
+        }
+    }
+    if (L->check && size && (addr & (size - 1))) goto misaligned;
+    switch (space) {
+    case PTX_SPACE_SHARED: case PTX_SPACE_SHARED_CLUSTER:
+        if (addr + size > w->cta->shared_size || addr + size < addr) {
+            snprintf(detail, sizeof detail, "shared memory of this block is %" PRIu64 " bytes (offset 0x%" PRIx64 ")",
+                     w->cta->shared_size, addr);
+            bad_access(w, in, l, PTX_SPACE_SHARED, addr, size, write, LOOM_ERR_ILLEGAL_ADDRESS, "out-of-bounds", detail);
+            return NULL;
+        }
+        return w->cta->shared + addr;
+    case PTX_SPACE_LOCAL:
+        if (addr + size > w->local_stride || addr + size < addr) goto local_oob;
+        return w->local + (uint64_t)l * w->local_stride + addr;
+    case PTX_SPACE_PARAM:
+        if (write) {
+            snprintf(detail, sizeof detail, "kernel parameters are read-only");
+            bad_access(w, in, l, space, addr, size, write, LOOM_ERR_ILLEGAL_ADDRESS, "read-only", detail);
+            return NULL;
+        }
+        if (addr + size > L->params_size) {
+            snprintf(detail, sizeof detail, "the kernel's parameters take %" PRIu64 " bytes", L->params_size);
+            bad_access(w, in, l, space, addr, size, write, LOOM_ERR_ILLEGAL_ADDRESS, "out-of-bounds", detail);
+            return NULL;
+        }
+        return (void *)(uintptr_t)(L->params + addr);
+    default: {   /* global, const */
+        if (!L->check) return (void *)(uintptr_t)addr;
+        if (addr >= w->gcache_base && addr + size <= w->gcache_end && addr + size >= addr) {
+            if (write && (w->gcache_flags & MEM_READONLY)) goto readonly;
+            return (void *)(uintptr_t)addr;
+        }
+        const struct mem_alloc *a = mem_find(L->mem, addr, size);
+        if (!a) {
+            int status; const char *kind;
+            describe_global(w, addr, size, detail, sizeof detail, &status, &kind);
+            bad_access(w, in, l, space, addr, size, write, status, kind, detail);
+            return NULL;
+        }
+        w->gcache_base = a->base; w->gcache_end = a->base + a->size; w->gcache_flags = a->flags;
+        if (write && (a->flags & MEM_READONLY)) goto readonly;
+        return (void *)(uintptr_t)addr;
+    }
+    }
+misaligned:
+    snprintf(detail, sizeof detail, "a %u-byte access must be %u-byte aligned", size, size);
+    bad_access(w, in, l, space, addr, size, write, LOOM_ERR_MISALIGNED, "misaligned", detail);
+    return NULL;
+local_oob:
+    snprintf(detail, sizeof detail, "local memory is %" PRIu64 " bytes per thread", w->local_stride);
+    bad_access(w, in, l, PTX_SPACE_LOCAL, addr, size, write, LOOM_ERR_ILLEGAL_ADDRESS, "out-of-bounds", detail);
+    return NULL;
+readonly:
+    snprintf(detail, sizeof detail, "constant memory is read-only in kernels");
+    bad_access(w, in, l, space, addr, size, write, LOOM_ERR_ILLEGAL_ADDRESS, "read-only", detail);
+    return NULL;
+}
+
+/* ---- Loads and stores -------------------------------------------------------------- */
+
+/* in->sub: element size in bytes; in->sub2: bit 0 sign-extend, bit 1 64-bit rows,
+ * bit 2 atomic (volatile/relaxed/acquire/release) access; in->nv elements in in->v[]. */
+#define LDST_SIGNED 1u
+#define LDST_WIDE 2u
+#define LDST_ATOMIC 4u
+
+static inline uint64_t load_elem(const void *p, unsigned size, bool sgn, bool atomic)
+{
+    uint64_t v = 0;
+    if (atomic) {
+        switch (size) {
+        case 1: v = __atomic_load_n((const uint8_t *)p, __ATOMIC_ACQUIRE); break;
+        case 2: v = __atomic_load_n((const uint16_t *)p, __ATOMIC_ACQUIRE); break;
+        case 4: v = __atomic_load_n((const uint32_t *)p, __ATOMIC_ACQUIRE); break;
+        default: v = __atomic_load_n((const uint64_t *)p, __ATOMIC_ACQUIRE); break;
+        }
+    } else {
+        memcpy(&v, p, size);
+    }
+    if (sgn && size < 8) {
+        unsigned sh = 64 - 8 * size;
+        v = (uint64_t)((int64_t)(v << sh) >> sh);
+    }
+    return v;
+}
+
+static inline void store_elem(void *p, uint64_t v, unsigned size, bool atomic)
+{
+    if (atomic) {
+        switch (size) {
+        case 1: __atomic_store_n((uint8_t *)p, (uint8_t)v, __ATOMIC_RELEASE); break;
+        case 2: __atomic_store_n((uint16_t *)p, (uint16_t)v, __ATOMIC_RELEASE); break;
+        case 4: __atomic_store_n((uint32_t *)p, (uint32_t)v, __ATOMIC_RELEASE); break;
+        default: __atomic_store_n((uint64_t *)p, v, __ATOMIC_RELEASE); break;
+        }
+    } else {
+        memcpy(p, &v, size);
+    }
+}
+
+static int h_ld(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
+{
+    unsigned size = in->sub, nv = in->nv;
+    bool sgn = in->sub2 & LDST_SIGNED, wide = in->sub2 & LDST_WIDE, atomic = in->sub2 & LDST_ATOMIC;
+    /* Read every lane before writing any register: the address row may be a destination. */
+    uint64_t vals[8][EMU_WARP_SIZE];
+    EMU_LANES(l) {
+        if (!EMU_ON(m, l)) continue;
+        const uint8_t *p = emu_mem_ptr(w, in, l, in->space, emu_addr(w, in, l), size * nv, false);
+        if (!p) return EMU_STOP_FAULT;
+        for (unsigned k = 0; k < nv; k++) vals[k][l] = load_elem(p + k * size, size, sgn, atomic);
+    }
+    for (unsigned k = 0; k < nv; k++) {
+        if (wide) {
+            uint64_t *d = w->r64[in->v[k]];
+            EMU_LANES(l) d[l] = EMU_ON(m, l) ? vals[k][l] : d[l];
+        } else {
+            uint32_t *d = w->r32[in->v[k]];
+            EMU_LANES(l) d[l] = EMU_ON(m, l) ? (uint32_t)vals[k][l] : d[l];
+        }
+    }
+    return EMU_CONTINUE;
+}
+
+/* Fast path for the most common load: 4 bytes, one element, a checked or
+ * unchecked global/generic address; the whole warp is checked at once. */
+static int h_ld_b32(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
+{
+    uint32_t *d = w->r32[in->v[0]];
+    uint32_t tmp[EMU_WARP_SIZE];
+    EMU_LANES(l) {
+        if (!EMU_ON(m, l)) continue;
+        const void *p = emu_mem_ptr(w, in, l, in->space, emu_addr(w, in, l), 4, false);
+        if (!p) return EMU_STOP_FAULT;
+        memcpy(&tmp[l], p, 4);
+    }
+    EMU_LANES(l) d[l] = EMU_ON(m, l) ? tmp[l] : d[l];
+    return EMU_CONTINUE;
+}
+
+static int h_st(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
+{
+    unsigned size = in->sub, nv = in->nv;
+    bool wide = in->sub2 & LDST_WIDE, atomic = in->sub2 & LDST_ATOMIC;
+    EMU_LANES(l) {
+        if (!EMU_ON(m, l)) continue;
+        uint8_t *p = emu_mem_ptr(w, in, l, in->space, emu_addr(w, in, l), size * nv, true);
+        if (!p) return EMU_STOP_FAULT;
+        for (unsigned k = 0; k < nv; k++) {
+            uint64_t v = wide ? w->r64[in->v[k]][l] : w->r32[in->v[k]][l];
+            store_elem(p + k * size, v, size, atomic);
+        }
+    }
+    return EMU_CONTINUE;
+}
+
+/* ---- mov, cvta, isspacep ---------------------------------------------------------------- */
+
+static int h_mov32(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
+{
+    uint32_t *d = w->r32[in->d]; const uint32_t *a = w->r32[in->a];
+    EMU_LANES(l) d[l] = EMU_ON(m, l) ? a[l] : d[l];
+    return EMU_CONTINUE;
+}
+
+static int h_mov16(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
+{
+    uint32_t *d = w->r32[in->d]; const uint32_t *a = w->r32[in->a];
+    EMU_LANES(l) d[l] = EMU_ON(m, l) ? (a[l] & 0xFFFFu) : d[l];
+    return EMU_CONTINUE;
+}
+
+static int h_mov64(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
+{
+    uint64_t *d = w->r64[in->d]; const uint64_t *a = w->r64[in->a];
+    EMU_LANES(l) d[l] = EMU_ON(m, l) ? a[l] : d[l];
+    return EMU_CONTINUE;
+}
+
+static int h_movp(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
+{
+    emu_mask a = in->sub ? (in->sub == 2 ? ~0u : 0u) : w->pred[in->a];
+    w->pred[in->d] = (w->pred[in->d] & ~m) | (a & m);
+    return EMU_CONTINUE;
+}
+
+/* Vector pack: d = {v0, v1, ...} with parts of in->sub bits, v0 lowest. */
+static int h_pack(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
+{
+    unsigned bits = in->sub;
+    uint64_t part_mask = bits == 64 ? ~0ull : ((1ull << bits) - 1);
+    uint64_t res[EMU_WARP_SIZE];
+    EMU_LANES(l) {
+        uint64_t v = 0;
+        for (unsigned k = 0; k < in->nv; k++) {
+            uint64_t x = (in->sub2 & LDST_WIDE) ? w->r64[in->v[k]][l] : w->r32[in->v[k]][l];
+            v |= (x & part_mask) << (k * bits);
+        }
+        res[l] = v;
+    }
+    if (in->sub2 & 8) {   /* destination is a 64-bit row */
+        uint64_t *d = w->r64[in->d];
+        EMU_LANES(l) d[l] = EMU_ON(m, l) ? res[l] : d[l];
+    } else {
+        uint32_t *d = w->r32[in->d];
+        EMU_LANES(l) d[l] = EMU_ON(m, l) ? (uint32_t)res[l] : d[l];
+    }
+    return EMU_CONTINUE;
+}
+
+/* Vector unpack: {v0, v1, ...} = a. */
+static int h_unpack(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
+{
+    unsigned bits = in->sub;
+    uint64_t part_mask = bits == 64 ? ~0ull : ((1ull << bits) - 1);
+    uint64_t src[EMU_WARP_SIZE];
+    EMU_LANES(l) src[l] = (in->sub2 & 8) ? w->r64[in->a][l] : w->r32[in->a][l];
+    for (unsigned k = 0; k < in->nv; k++) {
+        if (in->sub2 & LDST_WIDE) {
+            uint64_t *d = w->r64[in->v[k]];
+            EMU_LANES(l) d[l] = EMU_ON(m, l) ? (src[l] >> (k * bits)) & part_mask : d[l];
+        } else {
+            uint32_t *d = w->r32[in->v[k]];
+            EMU_LANES(l) d[l] = EMU_ON(m, l) ? (uint32_t)((src[l] >> (k * bits)) & part_mask) : d[l];
+        }
+    }
+    return EMU_CONTINUE;
+}
+
+/* cvta: in->sub = space, in->sub2 = 1 for .to (generic -> space); 64-bit rows
+ * unless in->nv == 32 (32-bit forms). */
+static int h_cvta(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
+{
+    bool to = in->sub2, narrow = in->nv == 32;
+    uint64_t res[EMU_WARP_SIZE];
+    uint64_t sh = (uint64_t)(uintptr_t)w->cta->shared, lo = (uint64_t)(uintptr_t)w->local;
+    uint64_t pb = (uint64_t)(uintptr_t)w->cta->launch->params;
+    EMU_LANES(l) {
+        uint64_t a = narrow ? w->r32[in->a][l] : w->r64[in->a][l];
+        uint64_t lb = lo + (uint64_t)l * w->local_stride;
+        switch (in->sub) {
+        case PTX_SPACE_SHARED: case PTX_SPACE_SHARED_CLUSTER: res[l] = to ? a - sh : a + sh; break;
+        case PTX_SPACE_LOCAL: res[l] = to ? a - lb : a + lb; break;
+        case PTX_SPACE_PARAM: res[l] = to ? a - pb : a + pb; break;
+        default: res[l] = a; break;   /* global and const: generic addresses are the same */
+        }
+    }
+    if (narrow) {
+        uint32_t *d = w->r32[in->d];
+        EMU_LANES(l) d[l] = EMU_ON(m, l) ? (uint32_t)res[l] : d[l];
+    } else {
+        uint64_t *d = w->r64[in->d];
+        EMU_LANES(l) d[l] = EMU_ON(m, l) ? res[l] : d[l];
+    }
+    return EMU_CONTINUE;
+}
+
+static int h_isspacep(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
+{
+    emu_mask r = 0;
+    EMU_LANES(l) {
+        if (!EMU_ON(m, l)) continue;
+        enum ptx_space s = classify(w, w->r64[in->a][l]);
+        bool yes = s == in->sub || (in->sub == PTX_SPACE_CONST && s == PTX_SPACE_GLOBAL &&
+                                    mem_find(w->cta->launch->mem, w->r64[in->a][l], 1) &&
+                                    (mem_find(w->cta->launch->mem, w->r64[in->a][l], 1)->flags & MEM_READONLY));
+        if (in->sub == PTX_SPACE_GLOBAL && s == PTX_SPACE_GLOBAL) yes = true;
+        if (yes) r |= 1u << l;
+    }
+    w->pred[in->d] = (w->pred[in->d] & ~m) | (r & m);
+    return EMU_CONTINUE;
+}
+
+/* ---- Selection ------------------------------------------------------------------------------ */
+
+static bool type_wide(enum ptx_type t) { return ptx_type_size(t) == 8; }
+
+static enum emu_sel sel_mov(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out)
+{
+    if (pi->ntypes != 1 || pi->nops != 2) return emu_dec_unsupported(dc, "mov takes one type and two operands");
+    enum ptx_type t = pi->types[0];
+    const struct ptx_operand *d = &pi->ops[0], *a = &pi->ops[1];
+    unsigned size = ptx_type_size(t);
+    if (t == PTX_T_PRED) {
+        out->fn = h_movp;
+        out->d = emu_dec_pred(dc, d);
+        if (a->kind == PTX_OPND_IMM_INT) out->sub = a->ival ? 2 : 1;
+        else out->a = emu_dec_pred(dc, a);
+        return EMU_SEL_OK;
+    }
+    if (size == 16) return emu_dec_unsupported(dc, "128-bit registers are not supported yet");
+    if (d->kind == PTX_OPND_VEC || a->kind == PTX_OPND_VEC) {
+        const struct ptx_operand *vec = d->kind == PTX_OPND_VEC ? d : a;
+        const struct ptx_operand *whole = d->kind == PTX_OPND_VEC ? a : d;
+        unsigned n = vec->nelems;
+        if (n < 2 || n > 8 || (size * 8) % n) return emu_dec_unsupported(dc, "bad vector for mov");
+        unsigned bits = size * 8 / n;
+        enum ptx_type et = bits == 64 ? PTX_T_B64 : bits == 32 ? PTX_T_B32 : bits == 16 ? PTX_T_B16 : PTX_T_B8;
+        out->nv = (uint8_t)n;
+        out->sub = (uint8_t)bits;
+        out->sub2 = (uint8_t)((bits == 64 ? LDST_WIDE : 0) | (size == 8 ? 8 : 0));
+        for (unsigned k = 0; k < n; k++)
+            out->v[k] = d->kind == PTX_OPND_VEC ? emu_dec_dst(dc, &vec->elems[k], et) : emu_dec_src(dc, &vec->elems[k], et);
+        if (d->kind == PTX_OPND_VEC) { out->fn = h_unpack; out->a = emu_dec_src(dc, whole, t); }
+        else { out->fn = h_pack; out->d = emu_dec_dst(dc, whole, t); }
+        return EMU_SEL_OK;
+    }
+    out->fn = size == 8 ? h_mov64 : size == 2 ? h_mov16 : h_mov32;
+    out->a = emu_dec_src(dc, a, t);
+    out->d = emu_dec_dst(dc, d, t);
+    return EMU_SEL_OK;
+}
+
+static enum emu_sel sel_cvta(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out)
+{
+    if (pi->nops != 2 || pi->ntypes != 1) return emu_dec_unsupported(dc, "cvta takes one type and two operands");
+    enum ptx_type t = pi->types[0];
+    out->fn = h_cvta;
+    out->sub = (uint8_t)pi->space;
+    out->sub2 = (pi->flags & PTX_IF_TO) != 0;
+    out->nv = type_wide(t) ? 64 : 32;
+    out->a = emu_dec_src(dc, &pi->ops[1], t);
+    out->d = emu_dec_dst(dc, &pi->ops[0], t);
+    return EMU_SEL_OK;
+}
+
+/* Space of an ld/st: param accesses go to the kernel's parameter buffer only
+ * for the entry's own parameters; call-site and .func params live in the frame. */
+static enum ptx_space access_space(struct emu_decoder *dc, const struct ptx_instr *pi, const struct ptx_operand *addr)
+{
+    enum ptx_space s = pi->space;
+    if (s != PTX_SPACE_PARAM) return s;
+    uint32_t off;
+    if (addr->sym && emu_dec_kernel_param(dc, addr->sym, &off)) return PTX_SPACE_PARAM;
+    if (addr->sym) return PTX_SPACE_LOCAL;
+    return dc->fn->is_entry ? PTX_SPACE_PARAM : PTX_SPACE_LOCAL;
+}
+
+static enum emu_sel sel_ldst(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out, bool store)
+{
+    if (pi->ntypes != 1 || pi->nops < 2) return emu_dec_unsupported(dc, "malformed ld/st");
+    enum ptx_type t = pi->types[0];
+    unsigned size = ptx_type_size(t);
+    if (size == 0 || size > 8) return emu_dec_unsupported(dc, "128-bit loads and stores are not supported yet");
+    for (unsigned k = 0; k < pi->nmods; k++) {
+        const char *mn = ptx_mod_name(pi->mods[k]);
+        if (strstr(mn, "cache_hint") || strstr(mn, "prefetch_size") || strstr(mn, "evict")) continue;
+    }
+    if (pi->nops > 2 && !(pi->nops == 3)) return emu_dec_unsupported(dc, "ld/st with extra operands");
+    const struct ptx_operand *addr = store ? &pi->ops[0] : &pi->ops[1];
+    const struct ptx_operand *val = store ? &pi->ops[1] : &pi->ops[0];
+    enum ptx_space space = access_space(dc, pi, addr);
+    if (space == PTX_SPACE_SHARED_CLUSTER) space = PTX_SPACE_SHARED;
+    if (!emu_dec_address(dc, addr, space, out)) return emu_dec_unsupported(dc, "bad address");
+    out->space = (uint8_t)space;
+    unsigned nv = pi->vec ? pi->vec : 1;
+    if (val->kind == PTX_OPND_VEC) { if (val->nelems != nv) return emu_dec_unsupported(dc, "vector size mismatch"); }
+    else if (nv != 1) return emu_dec_unsupported(dc, "vector access needs a vector operand");
+    if (nv > 8) return emu_dec_unsupported(dc, "vector too long");
+    out->nv = (uint8_t)nv;
+    out->sub = (uint8_t)size;
+    /* Registers receive the value in the width of their own file. */
+    enum ptx_type reg_t = t;
+    bool sgn = ptx_type_is_signed(t);
+    if (size < 4) reg_t = sgn ? PTX_T_S32 : PTX_T_U32;
+    if (ptx_type_is_float(t) && size == 2) reg_t = PTX_T_B32;
+    out->sub2 = (uint8_t)((sgn ? LDST_SIGNED : 0) | (size == 8 ? LDST_WIDE : 0));
+    if ((pi->flags & PTX_IF_VOLATILE) || pi->sem == PTX_MOD_RELAXED || pi->sem == PTX_MOD_ACQUIRE ||
+        pi->sem == PTX_MOD_RELEASE || pi->sem == PTX_MOD_MMIO)
+        out->sub2 |= LDST_ATOMIC;
+    for (unsigned k = 0; k < nv; k++) {
+        const struct ptx_operand *e = val->kind == PTX_OPND_VEC ? &val->elems[k] : val;
+        out->v[k] = store ? emu_dec_src(dc, e, reg_t) : emu_dec_dst(dc, e, reg_t);
+    }
+    if (store) out->fn = h_st;
+    else if (size == 4 && nv == 1 && !(out->sub2 & LDST_ATOMIC)) out->fn = h_ld_b32;
+    else out->fn = h_ld;
+    return EMU_SEL_OK;
+}
+
+static enum emu_sel sel_isspacep(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out)
+{
+    if (pi->nops != 2) return emu_dec_unsupported(dc, "isspacep takes two operands");
+    out->fn = h_isspacep;
+    out->sub = (uint8_t)pi->space;
+    out->d = emu_dec_pred(dc, &pi->ops[0]);
+    out->a = emu_dec_src(dc, &pi->ops[1], PTX_T_U64);
+    return EMU_SEL_OK;
+}
+
+enum emu_sel emu_sel_mem(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out)
+{
+    switch (pi->op) {
+    case PTX_OP_MOV: return sel_mov(dc, pi, out);
+    case PTX_OP_CVTA: return sel_cvta(dc, pi, out);
+    case PTX_OP_LD: case PTX_OP_LDU: return sel_ldst(dc, pi, out, false);
+    case PTX_OP_ST: return sel_ldst(dc, pi, out, true);
+    case PTX_OP_ISSPACEP: return sel_isspacep(dc, pi, out);
+    default: return EMU_SEL_NO;
+    }
+}

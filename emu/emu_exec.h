@@ -1,0 +1,20 @@
+/* emu_exec.h -- running CTAs: what the scheduler (sched/) calls, and the SIMT
+ * helpers control-flow handlers use. */
+#ifndef LOOM_EMU_EXEC_H
+#define LOOM_EMU_EXEC_H
+
+#include "emu/emu_internal.h"
+
+enum emu_cta_state { EMU_CTA_DONE, EMU_CTA_YIELD, EMU_CTA_FAULT };
+
+struct emu_cta *emu_cta_create(const struct emu_launch *L);
+void emu_cta_destroy(struct emu_cta *cta);
+void emu_cta_begin(struct emu_cta *cta, const uint32_t ctaid[3], uint32_t smid);
+enum emu_cta_state emu_cta_run(struct emu_cta *cta, uint64_t budget);
+
+void emu_simt_diverge(struct emu_warp *w, emu_mask taken, uint32_t target, uint32_t reconv);
+void emu_simt_diverge_n(struct emu_warp *w, const uint32_t *targets, const emu_mask *masks, unsigned n,
+                        uint32_t reconv);
+bool emu_simt_push_call(struct emu_warp *w, uint32_t entry_pc, emu_mask mask);
+
+#endif
