@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# bootstrap.sh -- from a fresh Debian or Ubuntu machine to a working Loom: installs the build
+# dependencies, builds Loom, and runs a shipped example kernel through `loom run`.
+#
+#   sudo ./bootstrap.sh            install packages (as root), build and run (as you)
+#   ./bootstrap.sh                 the same; sudo is used for apt-get only
+#   ./bootstrap.sh --deps-only     install the packages and stop
+#   ./bootstrap.sh --no-deps       build and run the example, install nothing
+#
+# Safe to run again: packages already installed are not fetched again, an existing build
+# is updated rather than redone. Never reads stdin, so it runs under CI=true.
+set -euo pipefail
+
+packages=(build-essential autoconf automake libtool pkg-config libhwloc-dev libffi-dev check
+          libzstd-dev liblz4-dev python3)
+
+deps=yes build=yes
+for arg in "$@"; do
+    case "$arg" in
+        --deps-only) build=no ;;
+        --no-deps) deps=no ;;
+        -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "bootstrap.sh: unknown argument '$arg' (try --help)" >&2; exit 2 ;;
+    esac
+done
+
+cd "$(dirname "$0")"
+exec </dev/null
+say() { printf '\n==> %s\n' "$*"; }
+
+# Runs a command as root: directly when we are root, else through sudo.
+as_root() {
+    if [ "$(id -u)" -eq 0 ]; then "$@"
+    elif command -v sudo >/dev/null; then sudo "$@"
+    else echo "bootstrap.sh: need root to install packages: run it with sudo" >&2; exit 1
+    fi
+}
+
+# Runs a build step as the user who invoked sudo, so the tree does not end up owned by root.
+as_user() {
+    if [ "$(id -u)" -eq 0 ] && [ -n "${SUDO_USER:-}" ] && [ "$SUDO_USER" != root ]; then
+        sudo -u "$SUDO_USER" -- "$@"
+    else
+        "$@"
+    fi
+}
+
+install_packages() {
+    if ! command -v apt-get >/dev/null || ! command -v dpkg-query >/dev/null; then
+        echo "bootstrap.sh: this is not a Debian-like system; install the equivalents of:" >&2
+        echo "  ${packages[*]}" >&2
+        exit 1
+    fi
+    local missing=()
+    for p in "${packages[@]}"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+            missing+=("$p")
+    done
+    if [ ${#missing[@]} -eq 0 ]; then
+        say "Debian packages: all ${#packages[@]} already installed"
+        return
+    fi
+    say "Installing ${missing[*]}"
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+        "${missing[@]}"
+}
+
+build() {
+    local jobs
+    jobs=$(nproc 2>/dev/null || echo 2)
+    if [ ! -x configure ]; then
+        say "autoreconf -fi"
+        as_user autoreconf -fi
+    fi
+    if [ ! -f Makefile ]; then
+        say "./configure"
+        as_user ./configure
+    fi
+    say "make -j$jobs"
+    as_user make -j"$jobs"
+}
+
+# The example: saxpy (y = a*x + y) over 1024 floats, printed with examples/show.py.
+run_example() {
+    say "Running examples/saxpy through loom run"
+    as_user ./loom run examples/saxpy/saxpy.ptx --kernel saxpy --grid 4 --block 256 \
+        f32:2.0 in:f32:1024=iota in:f32:1024=fill:1 'out:f32:1024>examples/saxpy/y.out' u32:1024
+    as_user python3 examples/show.py f32 examples/saxpy/y.out
+}
+
+if [ "$deps" = yes ]; then install_packages; fi
+if [ "$build" = yes ]; then
+    build
+    ./loom --version
+    run_example
+    say "Done. Next: 'make check' runs the whole test suite; './loom --help' lists the commands."
+fi
