@@ -1,2 +1,710 @@
-/* loom_api.c -- placeholder until implemented. */
-typedef int loom_api_placeholder_;
+/* loom_api.c -- the public C API (include/loom/loom.h): devices, modules,
+ * memory, launches, streams and events over ptx/, emu/ and memory/. */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <omp.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "sched/sched.h"
+
+/* ---- Status table --------------------------------------------------------------- */
+static const struct { const char *name, *text; } status_table[LOOM_STATUS_COUNT_] = {
+    [LOOM_OK] = { "LOOM_OK", "no error" },
+    [LOOM_ERR_INVALID_VALUE] = { "LOOM_ERR_INVALID_VALUE", "invalid argument" },
+    [LOOM_ERR_OUT_OF_MEMORY] = { "LOOM_ERR_OUT_OF_MEMORY", "out of device memory" },
+    [LOOM_ERR_PARSE] = { "LOOM_ERR_PARSE", "the PTX has errors" },
+    [LOOM_ERR_UNSUPPORTED] = { "LOOM_ERR_UNSUPPORTED", "the PTX uses something Loom does not support" },
+    [LOOM_ERR_NOT_FOUND] = { "LOOM_ERR_NOT_FOUND", "not found" },
+    [LOOM_ERR_INVALID_CONFIG] = { "LOOM_ERR_INVALID_CONFIG", "invalid launch configuration" },
+    [LOOM_ERR_INVALID_ARGS] = { "LOOM_ERR_INVALID_ARGS", "kernel arguments do not match its parameters" },
+    [LOOM_ERR_INVALID_POINTER] = { "LOOM_ERR_INVALID_POINTER", "invalid device pointer" },
+    [LOOM_ERR_ILLEGAL_ADDRESS] = { "LOOM_ERR_ILLEGAL_ADDRESS", "illegal memory access in a kernel" },
+    [LOOM_ERR_MISALIGNED] = { "LOOM_ERR_MISALIGNED", "misaligned memory access in a kernel" },
+    [LOOM_ERR_TRAP] = { "LOOM_ERR_TRAP", "kernel executed trap" },
+    [LOOM_ERR_ASSERT] = { "LOOM_ERR_ASSERT", "device-side assertion failed" },
+    [LOOM_ERR_DEADLOCK] = { "LOOM_ERR_DEADLOCK", "barrier deadlock in a kernel" },
+    [LOOM_ERR_TIMEOUT] = { "LOOM_ERR_TIMEOUT", "kernel exceeded its time limit" },
+    [LOOM_ERR_LAUNCH_FAILED] = { "LOOM_ERR_LAUNCH_FAILED", "kernel failed" },
+    [LOOM_ERR_NOT_READY] = { "LOOM_ERR_NOT_READY", "work not finished" },
+    [LOOM_ERR_IO] = { "LOOM_ERR_IO", "file could not be read" },
+    [LOOM_ERR_INTERNAL] = { "LOOM_ERR_INTERNAL", "internal error" },
+};
+
+const char *loom_status_string(enum loom_status s)
+{
+    return (unsigned)s < LOOM_STATUS_COUNT_ ? status_table[s].text : "unknown status";
+}
+
+const char *loom_status_name(enum loom_status s)
+{
+    return (unsigned)s < LOOM_STATUS_COUNT_ ? status_table[s].name : "LOOM_ERR_UNKNOWN";
+}
+
+const char *loom_version_string(void) { return PACKAGE_VERSION; }
+
+/* ---- Errors: the last message of the calling thread ------------------------------ */
+static _Thread_local char last_error[8192];
+
+static enum loom_status fail(enum loom_status s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static enum loom_status fail(enum loom_status s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(last_error, sizeof last_error, fmt, ap);
+    va_end(ap);
+    return s;
+}
+
+const char *loom_device_error(struct loom_device *dev)
+{
+    if (!last_error[0] && dev && dev->sticky != LOOM_OK) return dev->sticky_msg;
+    return last_error[0] ? last_error : "no error";
+}
+
+enum loom_status loom_device_sticky_error(struct loom_device *dev) { return dev->sticky; }
+
+/* ---- Devices --------------------------------------------------------------------- */
+static unsigned env_unsigned(const char *name, unsigned dflt)
+{
+    const char *v = getenv(name);
+    if (!v || !*v) return dflt;
+    char *end;
+    unsigned long x = strtoul(v, &end, 10);
+    return *end ? dflt : (unsigned)x;
+}
+
+enum loom_status loom_device_create(const struct loom_device_config *cfg, struct loom_device **out_dev)
+{
+    if (!out_dev) return fail(LOOM_ERR_INVALID_VALUE, "loom_device_create: out_dev is NULL");
+    struct loom_device *d = calloc(1, sizeof *d);
+    if (!d) return fail(LOOM_ERR_OUT_OF_MEMORY, "out of host memory");
+    if (cfg) d->cfg = *cfg;
+    const char *preset = d->cfg.preset ? d->cfg.preset : getenv("LOOM_DEVICE");
+    d->preset = preset ? sched_preset_find(preset) : sched_preset_default();
+    if (!d->preset) {
+        free(d);
+        return fail(LOOM_ERR_INVALID_VALUE, "unknown device preset '%s'", preset);
+    }
+    d->props = d->preset->props;
+    d->workers = d->cfg.workers ? d->cfg.workers : env_unsigned("LOOM_WORKERS", 0);
+    if (!d->workers) d->workers = (unsigned)omp_get_num_procs();
+    if (getenv("LOOM_NO_CHECK") && *getenv("LOOM_NO_CHECK") && strcmp(getenv("LOOM_NO_CHECK"), "0"))
+        d->cfg.no_check = true;
+    d->mem = mem_space_create(d->props.total_global_mem);
+    d->host = d->mem ? emu_host_create(d->cfg.printf_out ? d->cfg.printf_out : stdout, 1 << 20, 8 << 20, d->mem) : NULL;
+    if (!d->mem || !d->host) {
+        emu_host_destroy(d->host);
+        mem_space_destroy(d->mem);
+        free(d);
+        return fail(LOOM_ERR_OUT_OF_MEMORY, "out of host memory");
+    }
+    d->stack_bytes = 1024;
+    pthread_mutex_init(&d->lock, NULL);
+    *out_dev = d;
+    return LOOM_OK;
+}
+
+static void free_stats(struct loom_device *dev)
+{
+    while (dev->stats) {
+        struct sched_stats_entry *e = dev->stats;
+        dev->stats = e->next;
+        free(e->kernel);
+        free(e);
+    }
+}
+
+void loom_device_destroy(struct loom_device *dev)
+{
+    if (!dev) return;
+    while (dev->modules) loom_module_unload(dev->modules);
+    emu_host_flush(dev->host);
+    emu_host_destroy(dev->host);
+    mem_space_destroy(dev->mem);
+    free_stats(dev);
+    pthread_mutex_destroy(&dev->lock);
+    free(dev);
+}
+
+void loom_device_props(const struct loom_device *dev, struct loom_device_props *out_props) { *out_props = dev->props; }
+
+enum loom_status loom_device_reset(struct loom_device *dev)
+{
+    emu_host_flush(dev->host);
+    while (dev->modules) loom_module_unload(dev->modules);
+    mem_reset(dev->mem);
+    emu_host_destroy(dev->host);
+    dev->host = emu_host_create(dev->cfg.printf_out ? dev->cfg.printf_out : stdout, 1 << 20, 8 << 20, dev->mem);
+    dev->sticky = LOOM_OK;
+    dev->sticky_msg[0] = 0;
+    last_error[0] = 0;
+    return dev->host ? LOOM_OK : fail(LOOM_ERR_OUT_OF_MEMORY, "out of host memory");
+}
+
+/* ---- Modules ----------------------------------------------------------------------- */
+static uint64_t align_up(uint64_t v, uint64_t a) { return a > 1 ? (v + a - 1) / a * a : v; }
+
+static bool module_global_addr(void *ctx, const struct ptx_symbol *sym, uint64_t *out_addr)
+{
+    struct loom_module *m = ctx;
+    for (unsigned i = 0; i < m->nglobals; i++)
+        if (m->global_syms[i] == sym) { *out_addr = m->global_addrs[i]; return true; }
+    return false;
+}
+
+static bool func_addr(const struct ptx_module *ir, const struct ptx_func *f, uint64_t *out)
+{
+    for (uint32_t i = 0; i < ir->nfuncs; i++)
+        if (ir->funcs[i] == f) { *out = EMU_FUNC_TAG | i; return true; }
+    return false;
+}
+
+/* Allocates module-scope .global/.const variables and writes their initialisers. */
+static enum loom_status alloc_globals(struct loom_module *m)
+{
+    const struct ptx_module *ir = m->ir;
+    m->global_syms = calloc(ir->nglobals + 1, sizeof *m->global_syms);
+    m->global_addrs = calloc(ir->nglobals + 1, sizeof *m->global_addrs);
+    if (!m->global_syms || !m->global_addrs) return fail(LOOM_ERR_OUT_OF_MEMORY, "out of host memory");
+    for (uint32_t i = 0; i < ir->nglobals; i++) {
+        const struct ptx_symbol *s = ir->globals[i];
+        if (s->kind != PTX_SYM_VAR || (s->space != PTX_SPACE_GLOBAL && s->space != PTX_SPACE_CONST)) continue;
+        uint64_t addr;
+        uint32_t flags = MEM_MODULE | (s->space == PTX_SPACE_CONST ? MEM_READONLY : 0);
+        if (mem_alloc(m->dev->mem, s->size ? s->size : 1, flags, s->name, &addr) != 0)
+            return fail(LOOM_ERR_OUT_OF_MEMORY, "out of device memory for variable '%s'", s->name);
+        m->global_syms[m->nglobals] = s;
+        m->global_addrs[m->nglobals++] = addr;
+    }
+    /* Initialisers may name other variables, so write them after all are placed. */
+    for (unsigned g = 0; g < m->nglobals; g++) {
+        const struct ptx_symbol *s = m->global_syms[g];
+        unsigned es = ptx_type_size(s->type);
+        if (!es) es = 1;
+        uint8_t *base = (uint8_t *)(uintptr_t)m->global_addrs[g];
+        for (uint32_t k = 0; k < s->ninit && (uint64_t)(k + 1) * es <= s->size; k++) {
+            const struct ptx_init *in = &s->init[k];
+            uint64_t v = in->bits;
+            if (in->kind == PTX_INIT_SYM) {
+                if (!in->sym) continue;
+                if (in->sym->kind == PTX_SYM_FUNC) {
+                    if (!func_addr(ir, in->sym->func, &v)) continue;
+                } else if (!module_global_addr(m, in->sym, &v)) {
+                    return fail(LOOM_ERR_UNSUPPORTED, "%s: initialiser of '%s' takes the address of '%s', "
+                                "which is not a global variable", ir->path, s->name, in->sym->name);
+                }
+                v += (uint64_t)in->offset;
+                if (in->mask) v = (v >> in->mask_shift) & in->mask;
+            }
+            memcpy(base + (uint64_t)k * es, &v, es);
+        }
+    }
+    return LOOM_OK;
+}
+
+static enum loom_status build_kernels(struct loom_module *m)
+{
+    unsigned n = 0;
+    for (uint32_t i = 0; i < m->ir->nfuncs; i++) n += m->ir->funcs[i]->is_entry && !m->ir->funcs[i]->is_decl;
+    m->kernels = calloc(n + 1, sizeof *m->kernels);
+    if (!m->kernels) return fail(LOOM_ERR_OUT_OF_MEMORY, "out of host memory");
+    for (uint32_t i = 0; i < m->ir->nfuncs; i++) {
+        const struct ptx_func *f = m->ir->funcs[i];
+        if (!f->is_entry || f->is_decl) continue;
+        struct loom_kernel *k = &m->kernels[m->nkernels++];
+        k->mod = m;
+        k->ir = f;
+        k->fn = &m->prog->funcs[i];
+        k->nparams = f->nparams;
+        k->params = calloc(f->nparams + 1, sizeof *k->params);
+        if (!k->params) return fail(LOOM_ERR_OUT_OF_MEMORY, "out of host memory");
+        uint64_t off = 0;
+        for (uint32_t p = 0; p < f->nparams; p++) {
+            const struct ptx_symbol *s = f->params[p];
+            struct loom_param_info *pi = &k->params[p];
+            unsigned es = ptx_type_size(s->type) ? ptx_type_size(s->type) : 1;
+            pi->name = s->name;
+            pi->size = (unsigned)(s->size ? s->size : es);
+            pi->align = s->align ? s->align : es;
+            off = align_up(off, pi->align);
+            pi->offset = (unsigned)off;
+            off += pi->size;
+            pi->kind = s->size > es && !s->is_ptr ? LOOM_PARAM_BYTES
+                       : ptx_type_is_float(s->type) ? LOOM_PARAM_FLOAT : LOOM_PARAM_INT;
+            pi->is_signed = ptx_type_is_signed(s->type);
+            pi->is_pointer = s->is_ptr || (pi->size == 8 && (s->type == PTX_T_U64 || s->type == PTX_T_B64));
+        }
+        k->param_bytes = (unsigned)off;
+        k->max_dynamic_shared = 48 * 1024;
+    }
+    return LOOM_OK;
+}
+
+/* Sets the parameter offsets of every entry in the IR (the decoder reads them). */
+static void layout_params(struct ptx_module *ir)
+{
+    for (uint32_t i = 0; i < ir->nfuncs; i++) {
+        struct ptx_func *f = ir->funcs[i];
+        if (!f->is_entry) continue;
+        uint64_t off = 0;
+        for (uint32_t p = 0; p < f->nparams; p++) {
+            struct ptx_symbol *s = f->params[p];
+            unsigned es = ptx_type_size(s->type) ? ptx_type_size(s->type) : 1;
+            off = align_up(off, s->align ? s->align : es);
+            s->offset = off;
+            off += s->size ? s->size : es;
+        }
+    }
+}
+
+static void diags_to_error(const struct ptx_diags *dg)
+{
+    size_t used = 0;
+    last_error[0] = 0;
+    for (size_t i = 0; i < dg->n && used < sizeof last_error - 1; i++) {
+        const struct ptx_diag *d = &dg->v[i];
+        const char *sev = d->sev == PTX_SEV_ERROR ? "error" : d->sev == PTX_SEV_WARNING ? "warning" : "note";
+        int k = snprintf(last_error + used, sizeof last_error - used, "%s%s:%u:%u: %s: %s", used ? "\n" : "",
+                         d->file ? d->file : "<ptx>", d->line, d->col, sev, d->msg);
+        if (k < 0) break;
+        used += (size_t)k;
+    }
+}
+
+enum loom_status loom_module_load_text(struct loom_device *dev, const char *text, size_t len, const char *name,
+                                       struct loom_module **out_mod)
+{
+    if (!dev || !text || !out_mod) return fail(LOOM_ERR_INVALID_VALUE, "loom_module_load_text: NULL argument");
+    struct ptx_diags dg;
+    ptx_diags_init(&dg);
+    struct ptx_module *ir = ptx_parse(text, len, name ? name : "<ptx>", &dg);
+    if (ir && (!ptx_check(ir, &dg) || !ptx_analyze(ir, &dg))) {
+        ptx_module_free(ir);
+        ir = NULL;
+    }
+    if (!ir) {
+        diags_to_error(&dg);
+        ptx_diags_free(&dg);
+        return LOOM_ERR_PARSE;
+    }
+    layout_params(ir);
+    struct loom_module *m = calloc(1, sizeof *m);
+    if (!m) { ptx_module_free(ir); ptx_diags_free(&dg); return fail(LOOM_ERR_OUT_OF_MEMORY, "out of host memory"); }
+    m->dev = dev;
+    m->ir = ir;
+    enum loom_status st = alloc_globals(m);
+    if (st == LOOM_OK) {
+        struct emu_symbols syms = { .ctx = m, .global_addr = module_global_addr };
+        m->prog = emu_program_build(ir, &syms, &dg);
+        if (!m->prog) {
+            diags_to_error(&dg);
+            st = LOOM_ERR_UNSUPPORTED;
+        }
+    }
+    if (st == LOOM_OK) st = build_kernels(m);
+    ptx_diags_free(&dg);
+    pthread_mutex_lock(&dev->lock);
+    m->next = dev->modules;
+    dev->modules = m;
+    pthread_mutex_unlock(&dev->lock);
+    if (st != LOOM_OK) {
+        loom_module_unload(m);
+        return st;
+    }
+    *out_mod = m;
+    return LOOM_OK;
+}
+
+enum loom_status loom_module_load_file(struct loom_device *dev, const char *path, struct loom_module **out_mod)
+{
+    if (!dev || !path || !out_mod) return fail(LOOM_ERR_INVALID_VALUE, "loom_module_load_file: NULL argument");
+    FILE *f = fopen(path, "rb");
+    if (!f) return fail(LOOM_ERR_IO, "%s: %s", path, strerror(errno));
+    size_t cap = 1 << 16, len = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        size_t got = fread(buf + len, 1, cap - len, f);
+        len += got;
+        if (len < cap) break;
+        char *nb = realloc(buf, cap *= 2);
+        if (!nb) { free(buf); buf = NULL; }
+        else buf = nb;
+    }
+    bool err = ferror(f);
+    fclose(f);
+    if (!buf) return fail(LOOM_ERR_OUT_OF_MEMORY, "out of host memory");
+    if (err) { free(buf); return fail(LOOM_ERR_IO, "%s: read error", path); }
+    enum loom_status st = loom_module_load_text(dev, buf, len, path, out_mod);
+    free(buf);
+    return st;
+}
+
+void loom_module_unload(struct loom_module *mod)
+{
+    if (!mod) return;
+    struct loom_device *dev = mod->dev;
+    pthread_mutex_lock(&dev->lock);
+    for (struct loom_module **p = &dev->modules; *p; p = &(*p)->next)
+        if (*p == mod) { *p = mod->next; break; }
+    pthread_mutex_unlock(&dev->lock);
+    for (unsigned g = 0; g < mod->nglobals; g++) mem_free(dev->mem, mod->global_addrs[g]);
+    for (unsigned k = 0; k < mod->nkernels; k++) free(mod->kernels[k].params);
+    free(mod->kernels);
+    free(mod->global_syms);
+    free(mod->global_addrs);
+    emu_program_free(mod->prog);
+    ptx_module_free(mod->ir);
+    free(mod);
+}
+
+enum loom_status loom_module_get_kernel(struct loom_module *mod, const char *name, struct loom_kernel **out_kernel)
+{
+    if (!mod || !name || !out_kernel) return fail(LOOM_ERR_INVALID_VALUE, "loom_module_get_kernel: NULL argument");
+    for (unsigned k = 0; k < mod->nkernels; k++)
+        if (strcmp(mod->kernels[k].ir->name, name) == 0) { *out_kernel = &mod->kernels[k]; return LOOM_OK; }
+    return fail(LOOM_ERR_NOT_FOUND, "no kernel named '%s' in %s", name, mod->ir->path ? mod->ir->path : "the module");
+}
+
+unsigned loom_module_kernel_count(const struct loom_module *mod) { return mod->nkernels; }
+struct loom_kernel *loom_module_kernel(struct loom_module *mod, unsigned i) { return i < mod->nkernels ? &mod->kernels[i] : NULL; }
+
+enum loom_status loom_module_get_global(struct loom_module *mod, const char *name, uint64_t *out_addr, size_t *out_size)
+{
+    for (unsigned g = 0; g < mod->nglobals; g++)
+        if (strcmp(mod->global_syms[g]->name, name) == 0) {
+            if (out_addr) *out_addr = mod->global_addrs[g];
+            if (out_size) *out_size = mod->global_syms[g]->size;
+            return LOOM_OK;
+        }
+    return fail(LOOM_ERR_NOT_FOUND, "no global variable named '%s'", name);
+}
+
+const char *loom_kernel_name(const struct loom_kernel *k) { return k->ir->name; }
+unsigned loom_kernel_param_count(const struct loom_kernel *k) { return k->nparams; }
+void loom_kernel_param(const struct loom_kernel *k, unsigned i, struct loom_param_info *out_info)
+{
+    if (i < k->nparams) *out_info = k->params[i];
+    else memset(out_info, 0, sizeof *out_info);
+}
+
+void loom_kernel_attrs(const struct loom_kernel *k, struct loom_kernel_attrs *out)
+{
+    memset(out, 0, sizeof *out);
+    const struct ptx_func *f = k->ir;
+    unsigned regs = 0;
+    for (int t = 0; t < PTX_T_COUNT_; t++) {
+        unsigned sz = ptx_type_size((enum ptx_type)t);
+        if (t == PTX_T_PRED) continue;
+        regs += f->reg_count[t] * (sz == 8 ? 2 : 1);
+    }
+    out->num_regs = regs < 255 ? regs : 255;
+    out->shared_bytes = k->mod->prog->static_shared;
+    out->local_bytes = k->fn->frame_bytes;
+    out->param_bytes = k->param_bytes;
+    unsigned maxt = (unsigned)k->mod->dev->props.max_threads_per_block;
+    if (f->perf.maxntid[0]) {
+        unsigned t = f->perf.maxntid[0] * (f->perf.maxntid[1] ? f->perf.maxntid[1] : 1) *
+                     (f->perf.maxntid[2] ? f->perf.maxntid[2] : 1);
+        if (t < maxt) maxt = t;
+    }
+    out->max_threads_per_block = maxt;
+    out->ptx_version = k->mod->ir->version_major * 10 + k->mod->ir->version_minor;
+    out->sm = k->mod->ir->sm;
+    out->max_dynamic_shared = k->max_dynamic_shared;
+}
+
+enum loom_status loom_kernel_set_max_dynamic_shared(struct loom_kernel *k, size_t bytes)
+{
+    size_t limit = k->mod->dev->props.shared_per_block_optin;
+    if (bytes + k->mod->prog->static_shared > limit)
+        return fail(LOOM_ERR_INVALID_VALUE, "%zu bytes of dynamic shared memory exceed the device's limit of %zu",
+                    bytes, limit - (size_t)k->mod->prog->static_shared);
+    k->max_dynamic_shared = bytes;
+    return LOOM_OK;
+}
+
+/* ---- Memory ------------------------------------------------------------------------ */
+enum loom_status loom_malloc(struct loom_device *dev, size_t size, uint64_t *out_addr)
+{
+    if (!dev || !out_addr) return fail(LOOM_ERR_INVALID_VALUE, "loom_malloc: NULL argument");
+    if (mem_alloc(dev->mem, size, MEM_DEVICE, NULL, out_addr) != 0)
+        return fail(LOOM_ERR_OUT_OF_MEMORY, "out of device memory allocating %zu bytes", size);
+    return LOOM_OK;
+}
+
+enum loom_status loom_malloc_managed(struct loom_device *dev, size_t size, uint64_t *out_addr)
+{
+    if (!dev || !out_addr) return fail(LOOM_ERR_INVALID_VALUE, "loom_malloc_managed: NULL argument");
+    if (mem_alloc(dev->mem, size, MEM_DEVICE | MEM_MANAGED, NULL, out_addr) != 0)
+        return fail(LOOM_ERR_OUT_OF_MEMORY, "out of device memory allocating %zu bytes", size);
+    return LOOM_OK;
+}
+
+enum loom_status loom_free(struct loom_device *dev, uint64_t addr)
+{
+    if (!addr) return LOOM_OK;
+    if (mem_free(dev->mem, addr) != 0)
+        return fail(LOOM_ERR_INVALID_POINTER, "0x%llx is not the start of a live device allocation",
+                    (unsigned long long)addr);
+    return LOOM_OK;
+}
+
+enum loom_status loom_pointer_info(struct loom_device *dev, uint64_t addr, uint64_t *out_base, size_t *out_size,
+                                   bool *out_managed)
+{
+    const struct mem_alloc *a = mem_find(dev->mem, addr, 1);
+    if (!a) return fail(LOOM_ERR_INVALID_POINTER, "0x%llx is not in a device allocation", (unsigned long long)addr);
+    if (out_base) *out_base = a->base;
+    if (out_size) *out_size = a->size;
+    if (out_managed) *out_managed = (a->flags & MEM_MANAGED) != 0;
+    return LOOM_OK;
+}
+
+void loom_mem_info(struct loom_device *dev, size_t *out_free, size_t *out_total)
+{
+    uint64_t used, cap;
+    mem_usage(dev->mem, &used, &cap);
+    if (out_free) *out_free = cap > used ? cap - used : 0;
+    if (out_total) *out_total = cap;
+}
+
+enum loom_status loom_memcpy(struct loom_device *dev, void *dst, const void *src, size_t n)
+{
+    if (!n) return LOOM_OK;
+    if (!dst || !src) return fail(LOOM_ERR_INVALID_VALUE, "loom_memcpy: NULL pointer");
+    memmove(dst, src, n);
+    return LOOM_OK;
+}
+
+enum loom_status loom_memcpy_async(struct loom_device *dev, void *dst, const void *src, size_t n,
+                                   struct loom_stream *stream)
+{
+    return loom_memcpy(dev, dst, src, n);
+}
+
+enum loom_status loom_memset(struct loom_device *dev, uint64_t addr, int value, size_t n)
+{
+    if (!n) return LOOM_OK;
+    const struct mem_alloc *a = mem_find(dev->mem, addr, n);
+    if (!a) return fail(LOOM_ERR_INVALID_VALUE, "loom_memset: [0x%llx, +%zu) is not inside one device allocation",
+                        (unsigned long long)addr, n);
+    memset((void *)(uintptr_t)addr, value, n);
+    return LOOM_OK;
+}
+
+enum loom_status loom_memset_async(struct loom_device *dev, uint64_t addr, int value, size_t n,
+                                   struct loom_stream *stream)
+{
+    return loom_memset(dev, addr, value, n);
+}
+
+/* ---- Launch ------------------------------------------------------------------------- */
+static enum loom_status check_config(struct loom_device *dev, struct loom_kernel *k,
+                                     const struct loom_launch_config *cfg)
+{
+    const struct loom_device_props *p = &dev->props;
+    uint64_t threads = (uint64_t)cfg->block[0] * cfg->block[1] * cfg->block[2];
+    for (int i = 0; i < 3; i++) {
+        if (!cfg->grid[i] || !cfg->block[i])
+            return fail(LOOM_ERR_INVALID_CONFIG, "launch of '%s': grid and block dimensions must be at least 1 "
+                        "(grid %u,%u,%u block %u,%u,%u)", k->ir->name, cfg->grid[0], cfg->grid[1], cfg->grid[2],
+                        cfg->block[0], cfg->block[1], cfg->block[2]);
+        if (cfg->block[i] > (unsigned)p->max_block_dim[i])
+            return fail(LOOM_ERR_INVALID_CONFIG, "launch of '%s': block dimension %c is %u, the device allows %d",
+                        k->ir->name, "xyz"[i], cfg->block[i], p->max_block_dim[i]);
+        if (cfg->grid[i] > (unsigned)p->max_grid_dim[i])
+            return fail(LOOM_ERR_INVALID_CONFIG, "launch of '%s': grid dimension %c is %u, the device allows %d",
+                        k->ir->name, "xyz"[i], cfg->grid[i], p->max_grid_dim[i]);
+    }
+    struct loom_kernel_attrs at;
+    loom_kernel_attrs(k, &at);
+    if (threads > at.max_threads_per_block)
+        return fail(LOOM_ERR_INVALID_CONFIG, "launch of '%s': %llu threads per block, at most %u allowed",
+                    k->ir->name, (unsigned long long)threads, at.max_threads_per_block);
+    if (cfg->shared_bytes > k->max_dynamic_shared)
+        return fail(LOOM_ERR_INVALID_CONFIG, "launch of '%s': %zu bytes of dynamic shared memory, the kernel allows "
+                    "%zu (raise it with the max-dynamic-shared attribute)", k->ir->name, cfg->shared_bytes,
+                    k->max_dynamic_shared);
+    if (cfg->shared_bytes + at.shared_bytes > p->shared_per_block_optin)
+        return fail(LOOM_ERR_INVALID_CONFIG, "launch of '%s': %zu bytes of shared memory per block, at most %zu",
+                    k->ir->name, cfg->shared_bytes + at.shared_bytes, p->shared_per_block_optin);
+    return LOOM_OK;
+}
+
+static void record_stats(struct loom_device *dev, struct loom_kernel *k, double secs, uint64_t wi, uint64_t ti,
+                         uint64_t div)
+{
+    pthread_mutex_lock(&dev->lock);
+    struct sched_stats_entry *e = dev->stats;
+    while (e && strcmp(e->kernel, k->ir->name)) e = e->next;
+    if (!e && (e = calloc(1, sizeof *e))) {
+        e->kernel = strdup(k->ir->name);
+        e->s.kernel = e->kernel;
+        e->next = dev->stats;
+        dev->stats = e;
+    }
+    if (e) {
+        e->s.launches++;
+        e->s.seconds += secs;
+        e->s.warp_instructions += wi;
+        e->s.thread_instructions += ti;
+        e->s.divergent_branches += div;
+    }
+    pthread_mutex_unlock(&dev->lock);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Runs every CTA of the grid on the worker team; the first fault wins. */
+static enum loom_status run_grid(struct loom_device *dev, struct loom_kernel *k, struct emu_launch *L)
+{
+    uint64_t nctas = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2];
+    _Atomic int faulted = 0;
+    struct emu_fault fault = { 0 };
+    uint64_t wi = 0, ti = 0, div = 0;
+    bool oom = false;
+    unsigned workers = dev->workers;
+    if (dev->cfg.deterministic) workers = 1;
+    if ((uint64_t)workers > nctas) workers = (unsigned)nctas;
+    double t0 = now_s();
+#pragma omp parallel num_threads(workers) reduction(+ : wi, ti, div)
+    {
+        struct emu_cta *cta = emu_cta_create(L);
+        if (!cta) {
+#pragma omp critical(loom_fault)
+            oom = true;
+        }
+#pragma omp for schedule(dynamic, 1)
+        for (uint64_t i = 0; i < nctas; i++) {
+            if (!cta || atomic_load_explicit(&faulted, memory_order_relaxed)) continue;
+            uint32_t id[3] = { (uint32_t)(i % L->grid[0]), (uint32_t)((i / L->grid[0]) % L->grid[1]),
+                               (uint32_t)(i / ((uint64_t)L->grid[0] * L->grid[1])) };
+            emu_cta_begin(cta, id, (uint32_t)(i % L->nsm));
+            if (emu_cta_run(cta, UINT64_MAX) == EMU_CTA_FAULT) {
+#pragma omp critical(loom_fault)
+                {
+                    if (!atomic_load(&faulted)) fault = cta->fault_store;
+                    atomic_store(&faulted, 1);
+                }
+            }
+        }
+        if (cta) {
+            for (uint32_t w = 0; w < cta->nwarps; w++) {
+                wi += cta->warps[w].n_inst;
+                ti += cta->warps[w].n_thread_inst;
+                div += cta->warps[w].n_diverge;
+            }
+            emu_cta_destroy(cta);
+        }
+    }
+    double secs = now_s() - t0;
+    emu_host_flush(dev->host);
+    if (dev->cfg.stats || getenv("LOOM_STATS")) record_stats(dev, k, secs, wi, ti, div);
+    if (oom) return fail(LOOM_ERR_OUT_OF_MEMORY, "out of host memory for the CTAs of '%s'", k->ir->name);
+    if (atomic_load(&faulted)) {
+        enum loom_status st = (enum loom_status)fault.status;
+        dev->sticky = st;
+        snprintf(dev->sticky_msg, sizeof dev->sticky_msg, "%s", fault.msg);
+        return fail(st, "%s", fault.msg);
+    }
+    return LOOM_OK;
+}
+
+enum loom_status loom_launch(struct loom_device *dev, struct loom_kernel *k, const struct loom_launch_config *cfg,
+                             void **args)
+{
+    if (!dev || !k || !cfg) return fail(LOOM_ERR_INVALID_VALUE, "loom_launch: NULL argument");
+    if (dev->sticky != LOOM_OK) return fail(dev->sticky, "%s", dev->sticky_msg);
+    enum loom_status st = check_config(dev, k, cfg);
+    if (st != LOOM_OK) return st;
+    if (k->nparams && !args) return fail(LOOM_ERR_INVALID_ARGS, "launch of '%s': no arguments for %u parameters",
+                                         k->ir->name, k->nparams);
+    uint8_t *params = calloc(1, k->param_bytes + 16);
+    if (!params) return fail(LOOM_ERR_OUT_OF_MEMORY, "out of host memory");
+    for (unsigned i = 0; i < k->nparams; i++) {
+        if (!args[i]) { free(params); return fail(LOOM_ERR_INVALID_ARGS, "launch of '%s': argument %u is NULL", k->ir->name, i); }
+        memcpy(params + k->params[i].offset, args[i], k->params[i].size);
+    }
+    struct emu_launch L = {
+        .prog = k->mod->prog, .entry = k->fn,
+        .grid = { cfg->grid[0], cfg->grid[1], cfg->grid[2] },
+        .block = { cfg->block[0], cfg->block[1], cfg->block[2] },
+        .dyn_shared = cfg->shared_bytes, .params = params, .params_size = k->param_bytes,
+        .mem = dev->mem, .host = dev->host, .check = !dev->cfg.no_check,
+        .nsm = (uint32_t)dev->props.multiprocessors, .nwarpid = (uint32_t)(dev->props.max_threads_per_sm / 32),
+    };
+    pthread_mutex_lock(&dev->lock);
+    L.gridid = ++dev->next_gridid;
+    pthread_mutex_unlock(&dev->lock);
+    uint64_t stack = dev->stack_bytes < 16384 ? 16384 : dev->stack_bytes;
+    L.local_stride = align_up(k->fn->frame_bytes, 16) + stack;
+    st = run_grid(dev, k, &L);
+    free(params);
+    return st;
+}
+
+/* ---- Streams and events ---------------------------------------------------------------
+ * Work is executed when it is enqueued, so every stream is always idle; the
+ * asynchronous scheduler replaces this. */
+struct loom_stream { struct loom_device *dev; unsigned flags; int priority; };
+struct loom_event { struct loom_device *dev; double t; bool recorded; };
+
+enum loom_status loom_stream_create(struct loom_device *dev, unsigned flags, int priority, struct loom_stream **out)
+{
+    struct loom_stream *s = calloc(1, sizeof *s);
+    if (!s) return fail(LOOM_ERR_OUT_OF_MEMORY, "out of host memory");
+    s->dev = dev; s->flags = flags; s->priority = priority;
+    *out = s;
+    return LOOM_OK;
+}
+enum loom_status loom_stream_destroy(struct loom_stream *s) { free(s); return LOOM_OK; }
+enum loom_status loom_stream_synchronize(struct loom_stream *s) { return s && s->dev->sticky ? s->dev->sticky : LOOM_OK; }
+enum loom_status loom_stream_query(struct loom_stream *s) { return LOOM_OK; }
+enum loom_status loom_stream_wait_event(struct loom_stream *s, struct loom_event *e) { return LOOM_OK; }
+enum loom_status loom_stream_add_host_func(struct loom_stream *s, void (*fn)(void *), void *data)
+{
+    fn(data);
+    return LOOM_OK;
+}
+enum loom_status loom_synchronize(struct loom_device *dev)
+{
+    emu_host_flush(dev->host);
+    return dev->sticky;
+}
+
+enum loom_status loom_event_create(struct loom_device *dev, unsigned flags, struct loom_event **out)
+{
+    struct loom_event *e = calloc(1, sizeof *e);
+    if (!e) return fail(LOOM_ERR_OUT_OF_MEMORY, "out of host memory");
+    e->dev = dev;
+    *out = e;
+    return LOOM_OK;
+}
+enum loom_status loom_event_destroy(struct loom_event *e) { free(e); return LOOM_OK; }
+enum loom_status loom_event_record(struct loom_event *e, struct loom_stream *s) { e->t = now_s(); e->recorded = true; return LOOM_OK; }
+enum loom_status loom_event_synchronize(struct loom_event *e) { return LOOM_OK; }
+enum loom_status loom_event_query(struct loom_event *e) { return LOOM_OK; }
+enum loom_status loom_event_elapsed_ms(struct loom_event *a, struct loom_event *b, float *out_ms)
+{
+    if (!a->recorded || !b->recorded) return fail(LOOM_ERR_INVALID_VALUE, "event not recorded");
+    *out_ms = (float)((b->t - a->t) * 1000.0);
+    return LOOM_OK;
+}
+
+void loom_stats_foreach(struct loom_device *dev, void (*fn)(const struct loom_kernel_stats *, void *), void *data)
+{
+    pthread_mutex_lock(&dev->lock);
+    for (struct sched_stats_entry *e = dev->stats; e; e = e->next) fn(&e->s, data);
+    pthread_mutex_unlock(&dev->lock);
+}
