@@ -17,7 +17,7 @@ enum {
 };
 
 static const unsigned char ptx_cc[256] = {
-    [' '] = CC_SPACE, ['\t'] = CC_SPACE, ['\r'] = CC_SPACE, ['\f'] = CC_SPACE, ['\v'] = CC_SPACE,
+    [0] = CC_SPACE, [' '] = CC_SPACE, ['\t'] = CC_SPACE, ['\r'] = CC_SPACE, ['\f'] = CC_SPACE, ['\v'] = CC_SPACE,
     ['\n'] = CC_NL,
     ['_'] = CC_IDSTART | CC_IDCHAR, ['$'] = CC_IDSTART | CC_IDCHAR, ['%'] = CC_IDSTART,
 #define D(c) [c] = CC_IDCHAR | CC_DIGIT | CC_HEX

@@ -1,6 +1,7 @@
 # tests/ -- Check unit tests and golden-file tests.
 check_PROGRAMS += tests/unit/check_loom
-tests_unit_check_loom_SOURCES = tests/unit/check_main.c tests/unit/suites.def
+tests_unit_check_loom_SOURCES = tests/unit/check_main.c tests/unit/suites.def \
+	tests/unit/check_sched_preset.c
 tests_unit_check_loom_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) -DLOOM_SRCDIR='"$(abs_top_srcdir)"'
 tests_unit_check_loom_LDADD = libloom.la libloomemu.la libloommem.la libloomptx.la $(CHECK_LIBS) $(HWLOC_LIBS) $(FFI_LIBS) -lm
 TESTS += tests/unit/check_loom
