@@ -1,0 +1,255 @@
+/* bench_kernels.c -- `make bench`: times the bench kernels under Loom (one
+ * worker unless --workers) against native C versions run in the same process,
+ * and prints thread-instructions per second, SIMD efficiency and the ratio.
+ * --scaling adds a table of speedups from 1 worker to all cores. Medians of --runs. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench/bench.h"
+#include "loom/loom.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+struct stat_sum { const char *name; uint64_t wi, ti; };
+static void take_stats(const struct loom_kernel_stats *s, void *data)
+{
+    struct stat_sum *sum = data;
+    if (strcmp(s->kernel, sum->name) == 0) { sum->wi = s->warp_instructions; sum->ti = s->thread_instructions; }
+}
+
+#define CK(x) do { enum loom_status st_ = (x); if (st_ != LOOM_OK) { \
+        fprintf(stderr, "bench: %s failed: %s\n", #x, loom_device_error(dev)); exit(1); } } while (0)
+
+struct bench {
+    const char *name;
+    unsigned grid[3], block[3];
+    double native_s[16], loom_s[16];
+    uint64_t thread_inst, warp_inst;
+    bool ok;
+};
+
+/* One kernel's data: device buffers plus a native run. */
+struct data {
+    int n, w, h, iters, mn;
+    float *x, *y, *y0, *A, *B, *C;
+    int *ints, *mand;
+    unsigned char *bytes;
+    unsigned *bins, *starts, *steps;
+};
+
+static struct loom_device *dev;
+static struct loom_module *mod;
+
+static uint64_t dalloc(size_t bytes) { uint64_t p; CK(loom_malloc(dev, bytes, &p)); return p; }
+
+static double run_loom(const char *kname, const unsigned grid[3], const unsigned block[3], void **args)
+{
+    struct loom_kernel *k;
+    CK(loom_module_get_kernel(mod, kname, &k));
+    struct loom_launch_config cfg = { .grid = { grid[0], grid[1], grid[2] }, .block = { block[0], block[1], block[2] } };
+    double t0 = now();
+    CK(loom_launch(dev, k, &cfg, args));
+    CK(loom_synchronize(dev));
+    return now() - t0;
+}
+
+static int check_equal(const char *what, const void *a, const void *b, size_t n)
+{
+    if (memcmp(a, b, n) == 0) return 1;
+    fprintf(stderr, "bench: %s: Loom's result differs from the native result\n", what);
+    return 0;
+}
+
+/* Runs kernel `which` once under Loom and natively; returns the two times. */
+static void run_one(int which, struct data *d, double *loom_s, double *native_s, bool *ok)
+{
+    double t0;
+    switch (which) {
+    case 0: {   /* saxpy */
+        uint64_t dx = dalloc((size_t)d->n * 4), dy = dalloc((size_t)d->n * 4);
+        CK(loom_memcpy(dev, (void *)(uintptr_t)dx, d->x, (size_t)d->n * 4));
+        CK(loom_memcpy(dev, (void *)(uintptr_t)dy, d->y0, (size_t)d->n * 4));
+        float a = 2.5f;
+        void *args[] = { &d->n, &a, &dx, &dy };
+        unsigned g[3] = { (unsigned)(d->n + 255) / 256, 1, 1 }, b[3] = { 256, 1, 1 };
+        *loom_s = run_loom("saxpy", g, b, args);
+        memcpy(d->y, d->y0, (size_t)d->n * 4);
+        t0 = now(); native_saxpy(d->n, a, d->x, d->y); *native_s = now() - t0;
+        *ok = check_equal("saxpy", (void *)(uintptr_t)dy, d->y, (size_t)d->n * 4);
+        loom_free(dev, dx); loom_free(dev, dy);
+        break;
+    }
+    case 1: {   /* reduction */
+        uint64_t din = dalloc((size_t)d->n * 4), dout = dalloc(4);
+        CK(loom_memcpy(dev, (void *)(uintptr_t)din, d->ints, (size_t)d->n * 4));
+        void *args[] = { &din, &d->n, &dout };
+        unsigned g[3] = { (unsigned)(d->n + 511) / 512, 1, 1 }, b[3] = { 256, 1, 1 };
+        *loom_s = run_loom("reduce_sum", g, b, args);
+        int ref = 0;
+        t0 = now(); native_reduce_sum(d->ints, d->n, &ref); *native_s = now() - t0;
+        *ok = check_equal("reduce_sum", (void *)(uintptr_t)dout, &ref, 4);
+        loom_free(dev, din); loom_free(dev, dout);
+        break;
+    }
+    case 2: {   /* matmul */
+        size_t bytes = (size_t)d->mn * d->mn * 4;
+        uint64_t dA = dalloc(bytes), dB = dalloc(bytes), dC = dalloc(bytes);
+        CK(loom_memcpy(dev, (void *)(uintptr_t)dA, d->A, bytes));
+        CK(loom_memcpy(dev, (void *)(uintptr_t)dB, d->B, bytes));
+        void *args[] = { &dA, &dB, &dC, &d->mn };
+        unsigned g[3] = { (unsigned)d->mn / 16, (unsigned)d->mn / 16, 1 }, b[3] = { 16, 16, 1 };
+        *loom_s = run_loom("matmul", g, b, args);
+        t0 = now(); native_matmul(d->A, d->B, d->C, d->mn); *native_s = now() - t0;
+        /* Summation order is the same (k ascending), so results match bit for bit. */
+        *ok = check_equal("matmul", (void *)(uintptr_t)dC, d->C, bytes);
+        loom_free(dev, dA); loom_free(dev, dB); loom_free(dev, dC);
+        break;
+    }
+    case 3: {   /* mandelbrot */
+        size_t bytes = (size_t)d->w * d->h * 4;
+        uint64_t dout = dalloc(bytes);
+        void *args[] = { &dout, &d->w, &d->h, &d->iters };
+        unsigned g[3] = { (unsigned)(d->w + 15) / 16, (unsigned)(d->h + 15) / 16, 1 }, b[3] = { 16, 16, 1 };
+        *loom_s = run_loom("mandelbrot", g, b, args);
+        t0 = now(); native_mandelbrot(d->mand, d->w, d->h, d->iters); *native_s = now() - t0;
+        *ok = check_equal("mandelbrot", (void *)(uintptr_t)dout, d->mand, bytes);
+        loom_free(dev, dout);
+        break;
+    }
+    case 4: {   /* histogram */
+        uint64_t ddata = dalloc((size_t)d->n), dbins = dalloc(256 * 4);
+        CK(loom_memcpy(dev, (void *)(uintptr_t)ddata, d->bytes, (size_t)d->n));
+        void *args[] = { &ddata, &d->n, &dbins };
+        unsigned g[3] = { 64, 1, 1 }, b[3] = { 256, 1, 1 };
+        *loom_s = run_loom("histogram", g, b, args);
+        memset(d->bins, 0, 256 * 4);
+        t0 = now(); native_histogram(d->bytes, d->n, d->bins); *native_s = now() - t0;
+        *ok = check_equal("histogram", (void *)(uintptr_t)dbins, d->bins, 256 * 4);
+        loom_free(dev, ddata); loom_free(dev, dbins);
+        break;
+    }
+    default: {  /* collatz */
+        uint64_t ds = dalloc((size_t)d->n * 4), dst = dalloc((size_t)d->n * 4);
+        CK(loom_memcpy(dev, (void *)(uintptr_t)ds, d->starts, (size_t)d->n * 4));
+        void *args[] = { &ds, &dst, &d->n };
+        unsigned g[3] = { (unsigned)(d->n + 255) / 256, 1, 1 }, b[3] = { 256, 1, 1 };
+        *loom_s = run_loom("collatz", g, b, args);
+        t0 = now(); native_collatz(d->starts, d->steps, d->n); *native_s = now() - t0;
+        *ok = check_equal("collatz", (void *)(uintptr_t)dst, d->steps, (size_t)d->n * 4);
+        loom_free(dev, ds); loom_free(dev, dst);
+        break;
+    }
+    }
+}
+
+static const char *const names[] = { "saxpy", "reduce_sum", "matmul", "mandelbrot", "histogram", "collatz" };
+#define NKERNELS 6
+
+static void make_data(struct data *d, int scale)
+{
+    d->n = 1 << (20 + scale);
+    d->mn = 128 << (scale > 0 ? 1 : 0);
+    d->w = 512 << (scale > 0 ? 1 : 0); d->h = d->w / 2; d->iters = 256;
+    d->x = malloc((size_t)d->n * 4); d->y = malloc((size_t)d->n * 4); d->y0 = malloc((size_t)d->n * 4);
+    d->ints = malloc((size_t)d->n * 4); d->bytes = malloc((size_t)d->n);
+    d->starts = malloc((size_t)d->n * 4); d->steps = malloc((size_t)d->n * 4);
+    d->A = malloc((size_t)d->mn * d->mn * 4); d->B = malloc((size_t)d->mn * d->mn * 4); d->C = malloc((size_t)d->mn * d->mn * 4);
+    d->mand = malloc((size_t)d->w * d->h * 4); d->bins = malloc(256 * 4);
+    unsigned s = 12345;
+    for (int i = 0; i < d->n; i++) {
+        s = s * 1103515245u + 12345u;
+        d->x[i] = (float)(s >> 8) / 16777216.0f; d->y0[i] = (float)i * 0.5f;
+        d->ints[i] = (int)(s >> 20) - 2048; d->bytes[i] = (unsigned char)(s >> 13);
+        d->starts[i] = 1 + (s >> 12) % 100000;
+    }
+    for (int i = 0; i < d->mn * d->mn; i++) { d->A[i] = (float)(i % 7) * 0.25f; d->B[i] = (float)(i % 5) * 0.5f; }
+}
+
+int main(int argc, char **argv)
+{
+    const char *ptx = "bench/bench_kernels.ptx";
+    int runs = 5, scale = 0;
+    unsigned workers = 1;
+    bool scaling = false;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--runs") && i + 1 < argc) runs = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--workers") && i + 1 < argc) workers = (unsigned)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--ptx") && i + 1 < argc) ptx = argv[++i];
+        else if (!strcmp(argv[i], "--large")) scale = 1;
+        else if (!strcmp(argv[i], "--scaling")) scaling = true;
+        else { fprintf(stderr, "usage: bench_kernels [--ptx FILE] [--runs N] [--workers N] [--large] [--scaling]\n"); return 2; }
+    }
+    if (runs < 1 || runs > 16) runs = 5;
+    struct data d;
+    make_data(&d, scale);
+    struct loom_device_config cfg = { .workers = workers, .stats = true };
+    CK(loom_device_create(&cfg, &dev));
+    CK(loom_module_load_file(dev, ptx, &mod));
+    printf("Loom bench: %d runs each, medians; Loom on %u worker%s vs native C (-O2), same process\n\n", runs, workers,
+           workers == 1 ? "" : "s");
+    printf("%-12s %10s %10s %8s %14s %9s\n", "kernel", "loom ms", "native ms", "ratio", "thread-inst/s", "SIMD eff");
+    int bad = 0;
+    for (int k = 0; k < NKERNELS; k++) {
+        double ls[16], ns[16];
+        bool ok = true;
+        for (int r = 0; r < runs; r++) {
+            bool okr;
+            run_one(k, &d, &ls[r], &ns[r], &okr);
+            ok = ok && okr;
+        }
+        struct stat_sum sum = { .name = names[k] };
+        loom_stats_foreach(dev, take_stats, &sum);
+        double lm = median(ls, runs), nm = median(ns, runs);
+        double total_loom = 0;
+        for (int r = 0; r < runs; r++) total_loom += ls[r];
+        double tips = (double)sum.ti / total_loom;
+        double eff = sum.wi ? (double)sum.ti / (32.0 * (double)sum.wi) : 0;
+        printf("%-12s %10.2f %10.3f %7.1fx %14.3g %8.1f%%%s\n", names[k], lm * 1e3, nm * 1e3, lm / nm, tips, eff * 100,
+               ok ? "" : "  WRONG RESULT");
+        bad += !ok;
+    }
+    loom_device_destroy(dev);
+    if (scaling) {
+        struct loom_device_config all = { .workers = 0, .stats = false };
+        printf("\nScaling: median ms with 1 worker and with all cores\n%-12s %10s %10s %8s\n", "kernel", "1 worker",
+               "all", "speedup");
+        double one[NKERNELS];
+        for (int pass = 0; pass < 2; pass++) {
+            struct loom_device_config c = pass ? all : (struct loom_device_config){ .workers = 1 };
+            CK(loom_device_create(&c, &dev));
+            CK(loom_module_load_file(dev, ptx, &mod));
+            for (int k = 0; k < NKERNELS; k++) {
+                double ls[16], ns[16];
+                bool okr;
+                for (int r = 0; r < runs; r++) run_one(k, &d, &ls[r], &ns[r], &okr);
+                double m = median(ls, runs);
+                if (!pass) one[k] = m;
+                else printf("%-12s %10.2f %10.2f %7.2fx\n", names[k], one[k] * 1e3, m * 1e3, one[k] / m);
+            }
+            loom_device_destroy(dev);
+        }
+    }
+    return bad ? 1 : 0;
+}
