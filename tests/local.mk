@@ -6,3 +6,5 @@ tests_unit_check_loom_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) -DLOOM_SRCDIR='"$(ab
 tests_unit_check_loom_LDADD = libloom.la libloomemu.la libloommem.la libloomptx.la $(CHECK_LIBS) $(HWLOC_LIBS) $(FFI_LIBS) -lm
 TESTS += tests/unit/check_loom
 EXTRA_DIST += tests/run-specs.py tests/record-gpu.sh
+# emu/emu_host.c: printf FIFO and device heap
+tests_unit_check_loom_SOURCES += tests/unit/check_emu_host.c
