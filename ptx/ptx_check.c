@@ -1,2 +1,399 @@
-/* ptx_check.c -- placeholder until implemented. */
-typedef int ptx_check_placeholder_;
+/* ptx_check.c -- semantic checks on a parsed module: module directives, operand
+ * counts, operand types against the instruction type, state spaces, calls, labels. */
+#include <stdarg.h>
+#include <string.h>
+
+#include "ptx/ptx_ir.h"
+
+struct ptx_checker {
+    struct ptx_module *m;
+    struct ptx_diags *diags;
+    const struct ptx_func *f;
+    const struct ptx_instr *in;
+    char name[128];          /* full name of the instruction being checked */
+};
+
+static void ptx_cerr(struct ptx_checker *c, struct ptx_loc loc, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void ptx_cerr(struct ptx_checker *c, struct ptx_loc loc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    ptx_diag_vadd(c->diags, PTX_SEV_ERROR, c->m->path, loc.line, loc.col, fmt, ap);
+    va_end(ap);
+}
+
+/* Operand shape of the common opcodes (PTX ISA chapter 9, each instruction's
+ * "Syntax"): operand count range, number of type suffixes required, and one
+ * letter per operand position for type checking:
+ *   T  instruction type (types[0])      S  second type (types[1])
+ *   D  twice the width of types[0]      U  32-bit integer (shift amounts, masks, bit positions)
+ *   P  predicate                        A  address
+ *   L  data of ld/st/atom: may be wider than the type
+ *   C  cvt source: may be wider than types[1]    .  not checked
+ * The last letter repeats for extra operands. */
+struct ptx_shape {
+    uint8_t min, max, ntypes;
+    const char *spec;
+};
+
+static const struct ptx_shape *ptx_shape_of(const struct ptx_instr *in)
+{
+    static const struct ptx_shape binary = { 3, 3, 1, "TTT" }, unary = { 2, 2, 1, "TT" },
+                                  ternary = { 4, 4, 1, "TTTT" };
+    static const struct ptx_shape mulwide = { 3, 3, 1, "DTT" }, madwide = { 4, 4, 1, "DTTD" };
+    static const struct ptx_shape minmax = { 3, 4, 1, "TTTT" }, count = { 2, 2, 1, "UT" };
+    static const struct ptx_shape shift = { 3, 3, 1, "TTU" }, bfe = { 4, 4, 1, "TTUU" };
+    static const struct ptx_shape bfi = { 5, 5, 1, "TTTUU" }, selp = { 4, 4, 1, "TTTP" };
+    static const struct ptx_shape slct = { 4, 4, 2, "TTTS" }, set = { 3, 4, 2, "TSSP" };
+    static const struct ptx_shape cvt = { 2, 4, 2, "LCCC" }, cvta = { 2, 2, 1, "TT" };
+    static const struct ptx_shape ld = { 2, 3, 1, "LA." }, st = { 2, 3, 1, "AL." };
+    static const struct ptx_shape atom = { 3, 5, 1, "LALL." }, red = { 2, 3, 1, "AL." };
+    static const struct ptx_shape testp = { 2, 2, 1, "PT" }, isspacep = { 2, 2, 0, "P." };
+    static const struct ptx_shape bra = { 1, 1, 0, "." }, brx = { 2, 2, 0, "U." };
+    static const struct ptx_shape none = { 0, 0, 0, "" }, lop3 = { 5, 7, 1, "......." };
+    static const struct ptx_shape bmsk = { 3, 3, 1, "TUU" }, szext = { 3, 3, 1, "TTU" };
+    static const struct ptx_shape shf = { 4, 4, 1, "TTTU" }, prmt = { 4, 4, 1, "TTTU" };
+    static const struct ptx_shape fns = { 4, 4, 1, "UUUU" }, dp = { 4, 4, 2, "UUUU" };
+    static const struct ptx_shape activemask = { 1, 1, 1, "T" }, redux = { 3, 3, 1, "TTU" };
+    static const struct ptx_shape mov = { 2, 2, 1, "TT" }, setp = { 3, 5, 1, "....." };
+    static const struct ptx_shape barsync = { 1, 2, 0, "UU" };
+    switch (in->op) {
+    case PTX_OP_ADD: case PTX_OP_SUB: case PTX_OP_DIV: case PTX_OP_REM: case PTX_OP_AND:
+    case PTX_OP_OR: case PTX_OP_XOR: case PTX_OP_COPYSIGN: case PTX_OP_ADDC: case PTX_OP_SUBC:
+    case PTX_OP_MUL24:
+        return &binary;
+    case PTX_OP_MUL:
+        return in->subop == PTX_MOD_WIDE ? &mulwide : &binary;
+    case PTX_OP_MAD: case PTX_OP_MADC:
+        return in->subop == PTX_MOD_WIDE ? &madwide : &ternary;
+    case PTX_OP_MAD24: case PTX_OP_SAD: case PTX_OP_FMA:
+        return &ternary;
+    case PTX_OP_MIN: case PTX_OP_MAX:
+        return &minmax;
+    case PTX_OP_ABS: case PTX_OP_NEG: case PTX_OP_NOT: case PTX_OP_CNOT: case PTX_OP_BREV:
+    case PTX_OP_RCP: case PTX_OP_SQRT: case PTX_OP_RSQRT: case PTX_OP_SIN: case PTX_OP_COS:
+    case PTX_OP_LG2: case PTX_OP_EX2: case PTX_OP_TANH:
+        return &unary;
+    case PTX_OP_POPC: case PTX_OP_CLZ: case PTX_OP_BFIND:
+        return &count;
+    case PTX_OP_SHL: case PTX_OP_SHR:
+        return &shift;
+    case PTX_OP_BFE: return &bfe;
+    case PTX_OP_BFI: return &bfi;
+    case PTX_OP_BMSK: return &bmsk;
+    case PTX_OP_SZEXT: return &szext;
+    case PTX_OP_SHF: return &shf;
+    case PTX_OP_PRMT: return &prmt;
+    case PTX_OP_FNS: return &fns;
+    case PTX_OP_DP4A: case PTX_OP_DP2A: return &dp;
+    case PTX_OP_LOP3: return &lop3;
+    case PTX_OP_SELP: return &selp;
+    case PTX_OP_SLCT: return &slct;
+    case PTX_OP_SET: return &set;
+    case PTX_OP_SETP: return &setp;
+    case PTX_OP_TESTP: return &testp;
+    case PTX_OP_MOV: return &mov;
+    case PTX_OP_CVT: return in->flags & PTX_IF_PACK ? NULL : &cvt;
+    case PTX_OP_CVTA: return &cvta;
+    case PTX_OP_ISSPACEP: return &isspacep;
+    case PTX_OP_LD: case PTX_OP_LDU: return &ld;
+    case PTX_OP_ST: return in->subop ? NULL : &st;   /* st.async / st.bulk have other shapes */
+    case PTX_OP_ATOM: return &atom;
+    case PTX_OP_RED: return in->subop == PTX_MOD_ASYNC ? NULL : &red;
+    case PTX_OP_BRA: return &bra;
+    case PTX_OP_BRX: return &brx;
+    case PTX_OP_RET: case PTX_OP_EXIT: case PTX_OP_TRAP: case PTX_OP_MEMBAR: case PTX_OP_BRKPT:
+        return &none;
+    case PTX_OP_ACTIVEMASK: return &activemask;
+    case PTX_OP_REDUX: return &redux;
+    case PTX_OP_BAR:
+    case PTX_OP_BARRIER:
+        return in->subop == PTX_MOD_NONE_ ? &barsync : NULL;
+    default:
+        return NULL;
+    }
+}
+
+/* Kind of a type for compatibility: bit-size types match everything of their size. */
+enum ptx_tkind { TK_BITS, TK_INT, TK_FLOAT, TK_PRED, TK_OTHER };
+
+static enum ptx_tkind ptx_tkind(enum ptx_type t)
+{
+    switch (t) {
+    case PTX_T_PRED: return TK_PRED;
+    case PTX_T_B8: case PTX_T_B16: case PTX_T_B32: case PTX_T_B64: case PTX_T_B128: return TK_BITS;
+    case PTX_T_U8: case PTX_T_U16: case PTX_T_U32: case PTX_T_U64:
+    case PTX_T_S8: case PTX_T_S16: case PTX_T_S32: case PTX_T_S64: return TK_INT;
+    case PTX_T_F16: case PTX_T_BF16: case PTX_T_F32: case PTX_T_F64: return TK_FLOAT;
+    default: return TK_OTHER;
+    }
+}
+
+/* Register of type r used where the instruction expects type t (PTX ISA
+ * "Operand Type Information" and "Operand Size Exceeding Instruction-Type
+ * Size"): sizes must match, or may exceed it where `wider` (ld/st/cvt). */
+static bool ptx_reg_fits(enum ptx_type r, enum ptx_type t, bool wider)
+{
+    enum ptx_tkind rk = ptx_tkind(r), tk = ptx_tkind(t);
+    if (rk == TK_PRED || tk == TK_PRED)
+        return rk == tk;
+    unsigned rs = ptx_type_size(r), ts = ptx_type_size(t);
+    if (rs != ts && !(wider && rs > ts))
+        return false;
+    if (rk == TK_BITS || tk == TK_BITS || rk == TK_OTHER || tk == TK_OTHER)
+        return true;
+    return rk == tk;
+}
+
+/* Unsigned type of twice the width (mul.wide destination). */
+static enum ptx_type ptx_wide(enum ptx_type t)
+{
+    switch (t) {
+    case PTX_T_U16: return PTX_T_U32;
+    case PTX_T_S16: return PTX_T_S32;
+    case PTX_T_U32: return PTX_T_U64;
+    case PTX_T_S32: return PTX_T_S64;
+    case PTX_T_B16: return PTX_T_B32;
+    case PTX_T_B32: return PTX_T_B64;
+    default: return PTX_T_NONE;
+    }
+}
+
+/* Checks one operand (or each element of a vector) against the expected type. */
+static void ptx_check_value(struct ptx_checker *c, unsigned pos, const struct ptx_operand *op,
+                            enum ptx_type want, bool wider)
+{
+    if (want == PTX_T_NONE)
+        return;
+    if (op->kind == PTX_OPND_VEC) {
+        for (unsigned i = 0; i < op->nelems; i++)
+            ptx_check_value(c, pos, &op->elems[i], want, wider);
+        return;
+    }
+    if (op->kind == PTX_OPND_REG && op->reg >= 0 && (uint32_t)op->reg < c->f->nregs) {
+        const struct ptx_reg *r = &c->f->regs[op->reg];
+        if (op->vec_comp)
+            return;
+        if (!ptx_reg_fits(r->type, want, wider))
+            ptx_cerr(c, op->loc, "operand %u of '%s': register '%s' of type %s does not match %s", pos,
+                     c->name, r->name, ptx_type_name(r->type), ptx_type_name(want));
+        return;
+    }
+    enum ptx_tkind k = ptx_tkind(want);
+    if ((op->kind == PTX_OPND_IMM_F32 || op->kind == PTX_OPND_IMM_F64) && (k == TK_INT || k == TK_PRED))
+        ptx_cerr(c, op->loc, "operand %u of '%s': floating-point constant where %s is expected", pos, c->name,
+                 ptx_type_name(want));
+    else if (op->kind == PTX_OPND_IMM_INT && k == TK_FLOAT && want != PTX_T_F16 && want != PTX_T_BF16)
+        ptx_cerr(c, op->loc, "operand %u of '%s': integer constant where %s is expected", pos, c->name,
+                 ptx_type_name(want));
+}
+
+static bool ptx_is_value_kind(enum ptx_operand_kind k)
+{
+    return k == PTX_OPND_REG || k == PTX_OPND_SREG || k == PTX_OPND_IMM_INT || k == PTX_OPND_IMM_F32 ||
+           k == PTX_OPND_IMM_F64 || k == PTX_OPND_VEC || k == PTX_OPND_SYM || k == PTX_OPND_SINK;
+}
+
+/* setp: p[|q], a, b[, c] */
+static void ptx_check_setp(struct ptx_checker *c)
+{
+    const struct ptx_instr *in = c->in;
+    unsigned n = in->nops, i;
+    bool has_c = in->boolop != PTX_MOD_NONE_;
+    bool has_q = n == (has_c ? 5u : 4u);
+    if (n != (has_c ? 4u : 3u) + has_q) {
+        ptx_cerr(c, in->loc, "'%s' expects %u operands, got %u", c->name, (has_c ? 4u : 3u) + has_q, n);
+        return;
+    }
+    ptx_check_value(c, 1, &in->ops[0], PTX_T_PRED, false);
+    i = 1;
+    if (has_q) {
+        ptx_check_value(c, 2, &in->ops[1], PTX_T_PRED, false);
+        i = 2;
+    }
+    ptx_check_value(c, i + 1, &in->ops[i], in->types[0], false);
+    ptx_check_value(c, i + 2, &in->ops[i + 1], in->types[0], false);
+    if (has_c)
+        ptx_check_value(c, i + 3, &in->ops[i + 2], PTX_T_PRED, false);
+}
+
+/* State space of the access matches the space of a named variable. */
+static void ptx_check_space(struct ptx_checker *c, const struct ptx_operand *op)
+{
+    const struct ptx_instr *in = c->in;
+    const struct ptx_symbol *s = op->sym;
+    if (!s || in->space == PTX_SPACE_NONE || s->kind == PTX_SYM_FUNC || s->kind == PTX_SYM_LABEL)
+        return;
+    enum ptx_space want = in->space, have = s->space;
+    if (want == PTX_SPACE_SHARED_CLUSTER && have == PTX_SPACE_SHARED)
+        return;
+    if (have == PTX_SPACE_REG)
+        return;
+    if (want != have)
+        ptx_cerr(c, op->loc, "state space mismatch: '%s' accesses %s variable '%s'", c->name,
+                 ptx_space_name(have), s->name);
+}
+
+/* Number of space suffixes: instructions with two (cp.async) are not checked. */
+static unsigned ptx_nspaces(const struct ptx_instr *in)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < in->nmods; i++)
+        if (ptx_mod_category(in->mods[i]) == PTX_MC_SPACE)
+            n++;
+    return n;
+}
+
+static void ptx_check_call(struct ptx_checker *c)
+{
+    const struct ptx_instr *in = c->in;
+    if (in->nops < 3)
+        return;
+    const struct ptx_operand *rets = &in->ops[0], *tgt = &in->ops[1], *args = &in->ops[2];
+    if (tgt->kind == PTX_OPND_SYM && tgt->sym->kind == PTX_SYM_FUNC && tgt->sym->func) {
+        const struct ptx_func *callee = tgt->sym->func;
+        if (args->nelems != callee->nparams)
+            ptx_cerr(c, tgt->loc, "call to '%s' with %u argument%s, expected %u", callee->name, args->nelems,
+                     args->nelems == 1 ? "" : "s", callee->nparams);
+        if (rets->nelems > callee->nrets)
+            ptx_cerr(c, rets->loc, "call to '%s' expects %u return value%s, function returns %u",
+                     callee->name, rets->nelems, rets->nelems == 1 ? "" : "s", callee->nrets);
+        if (in->nops > 3)
+            ptx_cerr(c, in->ops[3].loc, "direct call to '%s' takes no prototype", callee->name);
+    } else if (tgt->kind == PTX_OPND_REG) {
+        if (in->nops < 4 || in->ops[3].kind != PTX_OPND_LABEL) {
+            ptx_cerr(c, tgt->loc, "indirect call needs a .callprototype or .calltargets label");
+            return;
+        }
+        const struct ptx_label *l = &c->f->labels[in->ops[3].label];
+        if (l->kind != PTX_LABEL_PROTOTYPE && l->kind != PTX_LABEL_CALLTARGETS)
+            ptx_cerr(c, in->ops[3].loc, "'%s' is not a .callprototype or .calltargets label", l->name);
+        else if (l->kind == PTX_LABEL_PROTOTYPE && args->nelems != l->proto->nparams)
+            ptx_cerr(c, tgt->loc, "indirect call with %u argument%s, prototype '%s' has %u", args->nelems,
+                     args->nelems == 1 ? "" : "s", l->name, l->proto->nparams);
+    } else if (tgt->kind == PTX_OPND_SYM) {
+        ptx_cerr(c, tgt->loc, "called object '%s' is not a function", tgt->sym->name);
+    }
+    for (unsigned i = 0; i < args->nelems; i++) {
+        const struct ptx_operand *a = &args->elems[i];
+        if (a->kind == PTX_OPND_SYM && a->sym->space != PTX_SPACE_PARAM && a->sym->space != PTX_SPACE_REG)
+            ptx_cerr(c, a->loc, "call argument '%s' is not a .param variable", a->sym->name);
+    }
+}
+
+static void ptx_check_instr(struct ptx_checker *c)
+{
+    const struct ptx_instr *in = c->in;
+    const struct ptx_func *f = c->f;
+    ptx_instr_name(in, c->name, sizeof c->name);
+
+    if (in->guard_reg >= 0 && (uint32_t)in->guard_reg < f->nregs && f->regs[in->guard_reg].type != PTX_T_PRED)
+        ptx_cerr(c, in->loc, "guard '%s' of '%s' is not a .pred register", f->regs[in->guard_reg].name,
+                 c->name);
+
+    if (in->op == PTX_OP_CALL) {
+        ptx_check_call(c);
+        return;
+    }
+    if (in->op == PTX_OP_BRA && in->nops == 1) {
+        const struct ptx_operand *t = &in->ops[0];
+        if (t->kind != PTX_OPND_LABEL)
+            ptx_cerr(c, t->loc, "branch target of '%s' must be a label", c->name);
+        else if (f->labels[t->label].kind != PTX_LABEL_CODE)
+            ptx_cerr(c, t->loc, "branch target '%s' is not a code label", f->labels[t->label].name);
+    }
+    if (in->op == PTX_OP_BRX && in->nops == 2) {
+        const struct ptx_operand *t = &in->ops[1];
+        if (t->kind != PTX_OPND_LABEL || f->labels[t->label].kind != PTX_LABEL_BRANCHTARGETS)
+            ptx_cerr(c, t->loc, "second operand of '%s' must name a .branchtargets list", c->name);
+    }
+
+    const struct ptx_shape *sh = ptx_shape_of(in);
+    if (sh) {
+        if (in->ntypes < sh->ntypes) {
+            ptx_cerr(c, in->loc, "missing type suffix for '%s'", c->name);
+            return;
+        }
+        if (in->op == PTX_OP_SETP) {
+            ptx_check_setp(c);
+        } else if (in->nops < sh->min || in->nops > sh->max) {
+            if (sh->min == sh->max)
+                ptx_cerr(c, in->loc, "'%s' expects %u operand%s, got %u", c->name, sh->min,
+                         sh->min == 1 ? "" : "s", in->nops);
+            else
+                ptx_cerr(c, in->loc, "'%s' expects %u to %u operands, got %u", c->name, sh->min, sh->max,
+                         in->nops);
+            return;
+        } else {
+            size_t speclen = strlen(sh->spec);
+            for (unsigned i = 0; i < in->nops && speclen; i++) {
+                char k = sh->spec[i < speclen ? i : speclen - 1];
+                const struct ptx_operand *op = &in->ops[i];
+                enum ptx_type t0 = in->ntypes > 0 ? in->types[0] : PTX_T_NONE;
+                enum ptx_type t1 = in->ntypes > 1 ? in->types[1] : t0;
+                if (k == 'A') {
+                    if (op->kind != PTX_OPND_ADDR)
+                        ptx_cerr(c, op->loc, "operand %u of '%s' must be an address", i + 1, c->name);
+                    continue;
+                }
+                if (k == '.')
+                    continue;
+                if (!ptx_is_value_kind(op->kind)) {
+                    ptx_cerr(c, op->loc, "operand %u of '%s' must be a register or constant", i + 1, c->name);
+                    continue;
+                }
+                if (i == 0 && (ptx_opcode_flags(in->op) & PTX_OPF_WRITES) && op->kind != PTX_OPND_REG &&
+                    op->kind != PTX_OPND_VEC && op->kind != PTX_OPND_SINK) {
+                    ptx_cerr(c, op->loc, "destination of '%s' must be a register", c->name);
+                    continue;
+                }
+                if (op->kind == PTX_OPND_SYM && (in->op == PTX_OP_MOV || in->op == PTX_OP_CVTA))
+                    continue;
+                if (in->op == PTX_OP_MOV && (op->kind == PTX_OPND_VEC || in->ops[0].kind == PTX_OPND_VEC))
+                    continue;
+                switch (k) {
+                case 'T': ptx_check_value(c, i + 1, op, t0, false); break;
+                case 'S': ptx_check_value(c, i + 1, op, t1, false); break;
+                case 'D': ptx_check_value(c, i + 1, op, ptx_wide(t0), false); break;
+                case 'U': ptx_check_value(c, i + 1, op, PTX_T_B32, false); break;
+                case 'P': ptx_check_value(c, i + 1, op, PTX_T_PRED, false); break;
+                case 'L': ptx_check_value(c, i + 1, op, t0, true); break;
+                case 'C': ptx_check_value(c, i + 1, op, t1, true); break;
+                default: break;
+                }
+            }
+        }
+    }
+
+    /* State spaces of named variables used as addresses. */
+    if ((in->op == PTX_OP_LD || in->op == PTX_OP_LDU || in->op == PTX_OP_ST || in->op == PTX_OP_ATOM ||
+         in->op == PTX_OP_RED || in->op == PTX_OP_PREFETCH || in->op == PTX_OP_CVTA) &&
+        ptx_nspaces(in) == 1) {
+        for (unsigned i = 0; i < in->nops; i++) {
+            const struct ptx_operand *op = &in->ops[i];
+            if (op->kind == PTX_OPND_ADDR || (in->op == PTX_OP_CVTA && op->kind == PTX_OPND_SYM))
+                ptx_check_space(c, op);
+        }
+    }
+}
+
+bool ptx_check(struct ptx_module *m, struct ptx_diags *diags)
+{
+    size_t before = diags->nerrors;
+    struct ptx_checker c = { .m = m, .diags = diags };
+    struct ptx_loc top = { 1, 1, 0, 0, 0 };
+    if (m->version_major == 0)
+        ptx_cerr(&c, top, "missing .version directive");
+    if (m->target[0] == 0)
+        ptx_cerr(&c, top, "missing .target directive");
+    for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
+        c.f = m->funcs[fi];
+        for (uint32_t i = 0; i < c.f->ninstrs; i++) {
+            c.in = &c.f->instrs[i];
+            ptx_check_instr(&c);
+        }
+    }
+    return diags->nerrors == before;
+}

@@ -56,6 +56,9 @@ struct ptx_bind {
     int32_t reg;             /* register index + 1; 0 = none */
     struct ptx_symbol *sym;
     uint16_t depth;          /* scope depth of the binding */
+    uint16_t ldepth;         /* scope depth of the label binding */
+    int32_t label;           /* label index + 1; 0 = none. Labels are scoped like
+                              * variables: inline asm blocks repeat label names. */
 };
 
 struct ptx_undo {
@@ -83,7 +86,6 @@ struct ptx_parser {
     uint32_t kwcap;
     struct ptx_symbol **gsym;        /* module scope, by name id */
     struct ptx_bind *bind;           /* function scope, by name id */
-    int32_t *label_of;               /* label index + 1, by name id */
     uint32_t bindcap;
 
     struct ptx_vec undo;             /* struct ptx_undo */
@@ -96,6 +98,8 @@ struct ptx_parser {
     struct ptx_vec regs, instrs, labels, locals;
     struct ptx_vec label_first_use;  /* struct ptx_loc per label: where first referenced */
     struct ptx_vec label_in_branch;  /* bool per label: first referenced as a branch target */
+    struct ptx_vec label_redirect;   /* int32_t per label: merged into another label, or -1 */
+    struct ptx_vec hoist;            /* scratch for ptx_scope_close */
     struct ptx_vec opstack;          /* struct ptx_operand scratch stack */
     uint16_t cu_file;
     uint32_t cu_line, cu_col;
@@ -229,14 +233,12 @@ static void ptx_grow_ids(struct ptx_parser *ps)
     ps->kw = realloc(ps->kw, ncap * sizeof *ps->kw);
     ps->gsym = realloc(ps->gsym, ncap * sizeof *ps->gsym);
     ps->bind = realloc(ps->bind, ncap * sizeof *ps->bind);
-    ps->label_of = realloc(ps->label_of, ncap * sizeof *ps->label_of);
-    if (!ps->kw || !ps->gsym || !ps->bind || !ps->label_of)
+    if (!ps->kw || !ps->gsym || !ps->bind)
         abort();
     size_t extra = ncap - ps->bindcap;
     memset(ps->kw + ps->bindcap, 0, extra * sizeof *ps->kw);
     memset(ps->gsym + ps->bindcap, 0, extra * sizeof *ps->gsym);
     memset(ps->bind + ps->bindcap, 0, extra * sizeof *ps->bind);
-    memset(ps->label_of + ps->bindcap, 0, extra * sizeof *ps->label_of);
     ps->bindcap = ncap;
 }
 
@@ -308,13 +310,51 @@ static void ptx_scope_open(struct ptx_parser *ps, size_t *out_mark)
     ps->depth++;
 }
 
+static bool ptx_label_pending(struct ptx_parser *ps, int32_t label1)
+{
+    return label1 && VEC_AT(ps->labels, struct ptx_label, label1 - 1).instr == UINT32_MAX;
+}
+
+/* Closes a scope. Labels referenced in it but not defined there move to the
+ * enclosing scope (a forward branch out of a block), merging with a pending
+ * label of the same name there. */
 static void ptx_scope_close(struct ptx_parser *ps, size_t mark)
 {
+    ps->hoist.n = 0;
+    for (size_t i = mark; i < ps->undo.n; i++) {
+        uint32_t id = VEC_AT(ps->undo, struct ptx_undo, i).id;
+        struct ptx_bind *b = &ps->bind[id];
+        if (b->ldepth == ps->depth && ptx_label_pending(ps, b->label)) {
+            bool dup = false;
+            for (size_t j = 0; j < ps->hoist.n && !dup; j++)
+                dup = VEC_AT(ps->hoist, uint32_t, j) == id;
+            if (!dup)
+                *(uint32_t *)ptx_vec_push(&ps->hoist) = id;
+        }
+    }
+    size_t nh = ps->hoist.n;
+    int32_t *moved = nh ? malloc(nh * sizeof *moved) : NULL;
+    for (size_t j = 0; j < nh; j++)
+        moved[j] = ps->bind[VEC_AT(ps->hoist, uint32_t, j)].label;
     while (ps->undo.n > mark) {
         struct ptx_undo *u = &VEC_AT(ps->undo, struct ptx_undo, --ps->undo.n);
         ps->bind[u->id] = u->old;
     }
     ps->depth--;
+    for (size_t j = 0; j < nh; j++) {
+        uint32_t id = VEC_AT(ps->hoist, uint32_t, j);
+        struct ptx_bind *b = &ps->bind[id];
+        if (b->label) {
+            VEC_AT(ps->label_redirect, int32_t, moved[j] - 1) = b->label - 1;
+            continue;
+        }
+        struct ptx_undo *u = ptx_vec_push(&ps->undo);
+        u->id = id;
+        u->old = *b;
+        b->label = moved[j];
+        b->ldepth = ps->depth;
+    }
+    free(moved);
 }
 
 /* ---- constant expressions ------------------------------------------------ */
@@ -682,8 +722,19 @@ static bool ptx_parse_init_elem(struct ptx_parser *ps, enum ptx_type t, struct p
                 return false;
             e->mask = mask;
         }
-        if (is_generic || is_mask)
-            return ptx_expect(ps, ')', "')'");
+        if (is_generic || is_mask) {
+            if (!ptx_expect(ps, ')', "')'"))
+                return false;
+            /* generic(sym)+8: an offset after the closing parenthesis */
+            if (ps->tok.kind == '+' || ps->tok.kind == '-') {
+                int sign = ps->tok.kind;
+                ptx_next(ps);
+                int64_t off;
+                if (!ptx_cexpr_primary(ps, &off))
+                    return false;
+                e->offset += sign == '-' ? -off : off;
+            }
+        }
         return true;
     }
     int64_t v;
@@ -867,18 +918,26 @@ static bool ptx_parse_declarators(struct ptx_parser *ps, enum ptx_space space, e
 
 /* ---- operands ------------------------------------------------------------ */
 
-static int32_t ptx_label_ref(struct ptx_parser *ps, uint32_t id, struct ptx_loc loc)
+/* A label named in the current scope: the visible one, or a new pending one
+ * (defined later). With `define`, a label visible only from an enclosing scope
+ * is shadowed by a new one. */
+static int32_t ptx_label_ref(struct ptx_parser *ps, uint32_t id, struct ptx_loc loc, bool define)
 {
-    ptx_grow_ids(ps);
-    if (ps->label_of[id])
-        return ps->label_of[id] - 1;
+    struct ptx_bind *b = ptx_binding(ps, id);
+    if (b->label && (!define || b->ldepth == ps->depth))
+        return b->label - 1;
+    struct ptx_undo *u = ptx_vec_push(&ps->undo);
+    u->id = id;
+    u->old = *b;
     struct ptx_label *l = ptx_vec_push(&ps->labels);
     l->name = ptx_name(ps, id);
     l->instr = UINT32_MAX;
     l->loc = loc;
     *(struct ptx_loc *)ptx_vec_push(&ps->label_first_use) = loc;
     *(bool *)ptx_vec_push(&ps->label_in_branch) = ps->in_branch;
-    ps->label_of[id] = (int32_t)ps->labels.n;
+    *(int32_t *)ptx_vec_push(&ps->label_redirect) = -1;
+    b->label = (int32_t)ps->labels.n;
+    b->ldepth = ps->depth;
     *(uint32_t *)ptx_vec_push(&ps->touched) = id;
     return (int32_t)ps->labels.n - 1;
 }
@@ -991,7 +1050,7 @@ static bool ptx_resolve_ident(struct ptx_parser *ps, struct ptx_operand *op)
     }
     if (ps->fn) {
         op->kind = PTX_OPND_LABEL;
-        op->label = ptx_label_ref(ps, id, op->loc);
+        op->label = ptx_label_ref(ps, id, op->loc, false);
         ptx_next(ps);
         return true;
     }
@@ -1606,7 +1665,7 @@ static void ptx_parse_label_directive(struct ptx_parser *ps, int32_t li)
                 goto fail;
             }
             if (d == DIR_BRANCHTARGETS) {
-                *(uint32_t *)ptx_vec_push(&items) = (uint32_t)ptx_label_ref(ps, ps->tok.id, ptx_tok_loc(ps));
+                *(uint32_t *)ptx_vec_push(&items) = (uint32_t)ptx_label_ref(ps, ps->tok.id, ptx_tok_loc(ps), false);
             } else {
                 struct ptx_symbol *s = ps->gsym[ps->tok.id];
                 if (!s || s->kind != PTX_SYM_FUNC) {
@@ -1777,7 +1836,7 @@ static void ptx_parse_body(struct ptx_parser *ps)
                 ptx_next(ps);
                 ptx_grow_ids(ps);
                 struct ptx_loc lloc = { first.line, first.col, ps->cu_file, ps->cu_line, ps->cu_col };
-                int32_t li = ptx_label_ref(ps, first.id, lloc);
+                int32_t li = ptx_label_ref(ps, first.id, lloc, true);
                 struct ptx_label *l = &VEC_AT(ps->labels, struct ptx_label, li);
                 if (l->instr != UINT32_MAX) {
                     ptx_error_at(ps, first.line, first.col, "redefinition of label '%s'", l->name);
@@ -1807,13 +1866,49 @@ static void ptx_parse_body(struct ptx_parser *ps)
         ptx_scope_close(ps, marks[--nmarks]);
 }
 
+static int32_t ptx_label_canon(struct ptx_parser *ps, int32_t li)
+{
+    int32_t guard = (int32_t)ps->labels.n;
+    while (li >= 0 && VEC_AT(ps->label_redirect, int32_t, li) >= 0 && guard-- > 0)
+        li = VEC_AT(ps->label_redirect, int32_t, li);
+    return li;
+}
+
+static void ptx_canon_operand(struct ptx_parser *ps, struct ptx_operand *op)
+{
+    if (op->kind == PTX_OPND_LABEL)
+        op->label = ptx_label_canon(ps, op->label);
+    for (unsigned i = 0; i < op->nelems; i++)
+        ptx_canon_operand(ps, &op->elems[i]);
+}
+
+/* Points every reference to a merged label at the label it was merged into. */
+static void ptx_resolve_label_merges(struct ptx_parser *ps)
+{
+    bool any = false;
+    for (size_t i = 0; i < ps->labels.n && !any; i++)
+        any = VEC_AT(ps->label_redirect, int32_t, i) >= 0;
+    if (!any)
+        return;
+    for (size_t i = 0; i < ps->instrs.n; i++) {
+        struct ptx_instr *in = &VEC_AT(ps->instrs, struct ptx_instr, i);
+        for (unsigned k = 0; k < in->nops; k++)
+            ptx_canon_operand(ps, &in->ops[k]);
+    }
+    for (size_t i = 0; i < ps->labels.n; i++) {
+        struct ptx_label *l = &VEC_AT(ps->labels, struct ptx_label, i);
+        if (l->kind == PTX_LABEL_BRANCHTARGETS)
+            for (uint32_t t = 0; t < l->ntargets; t++)
+                l->targets[t] = (uint32_t)ptx_label_canon(ps, (int32_t)l->targets[t]);
+    }
+}
+
 /* Clears every function-scope binding made since the function began. */
 static void ptx_reset_function_scope(struct ptx_parser *ps)
 {
     for (size_t i = 0; i < ps->touched.n; i++) {
         uint32_t id = VEC_AT(ps->touched, uint32_t, i);
         memset(&ps->bind[id], 0, sizeof ps->bind[id]);
-        ps->label_of[id] = 0;
     }
     ps->touched.n = 0;
     ps->undo.n = 0;
@@ -1831,6 +1926,7 @@ static void ptx_parse_function(struct ptx_parser *ps, bool is_entry, enum ptx_li
     ps->fn = f;
     ps->regs.n = ps->instrs.n = ps->labels.n = ps->locals.n = ps->label_first_use.n = 0;
     ps->label_in_branch.n = 0;
+    ps->label_redirect.n = 0;
     ps->cu_file = 0;
     ps->cu_line = ps->cu_col = 0;
     ptx_next(ps);
@@ -1897,9 +1993,14 @@ static void ptx_parse_function(struct ptx_parser *ps, bool is_entry, enum ptx_li
     ps->fn = target;
     if (has_body) {
         ptx_parse_body(ps);
+        ptx_resolve_label_merges(ps);
         /* Every referenced label must be defined somewhere in the body. */
         for (size_t i = 0; i < ps->labels.n; i++) {
             struct ptx_label *l = &VEC_AT(ps->labels, struct ptx_label, i);
+            if (VEC_AT(ps->label_redirect, int32_t, i) >= 0) {
+                l->instr = 0;
+                continue;
+            }
             if (l->instr == UINT32_MAX) {
                 struct ptx_loc u = VEC_AT(ps->label_first_use, struct ptx_loc, i);
                 if (VEC_AT(ps->label_in_branch, bool, i))
@@ -2155,6 +2256,8 @@ struct ptx_module *ptx_parse(const char *text, size_t len, const char *path, str
     ps.locals.elsize = sizeof(struct ptx_symbol *);
     ps.label_first_use.elsize = sizeof(struct ptx_loc);
     ps.label_in_branch.elsize = sizeof(bool);
+    ps.label_redirect.elsize = sizeof(int32_t);
+    ps.hoist.elsize = sizeof(uint32_t);
     ps.opstack.elsize = sizeof(struct ptx_operand);
     ptx_lex_init(&ps.lx, text ? text : "", text ? len : 0, m->names);
     ptx_grow_ids(&ps);
@@ -2179,11 +2282,12 @@ struct ptx_module *ptx_parse(const char *text, size_t len, const char *path, str
     ptx_vec_free(&ps.locals);
     ptx_vec_free(&ps.label_first_use);
     ptx_vec_free(&ps.label_in_branch);
+    ptx_vec_free(&ps.label_redirect);
+    ptx_vec_free(&ps.hoist);
     ptx_vec_free(&ps.opstack);
     free(ps.kw);
     free(ps.gsym);
     free(ps.bind);
-    free(ps.label_of);
     if (diags->nerrors > ps.errors_at_start) {
         ptx_module_free(m);
         return NULL;
