@@ -1,2 +1,211 @@
-/* loom_cmd_check.c -- placeholder until implemented. */
-typedef int loom_cmd_check_placeholder_;
+/* loom_cmd_check.c -- `loom check [--verbose] FILE.ptx...`: parse, check and analyse
+ * PTX files; print diagnostics, and with --verbose the resources and CFG per function. */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/loom_cli.h"
+#include "ptx/ptx_ir.h"
+
+/* Reads a whole file (or stdin for "-"); NULL with errno set on failure. */
+static char *loom_read_file(const char *path, size_t *out_len)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, len = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        size_t n = fread(buf + len, 1, cap - len, f);
+        len += n;
+        if (len < cap) {
+            if (ferror(f)) {
+                free(buf);
+                buf = NULL;
+            }
+            break;
+        }
+        cap *= 2;
+        char *nb = realloc(buf, cap);
+        if (!nb)
+            free(buf);
+        buf = nb;
+    }
+    if (f != stdin)
+        fclose(f);
+    *out_len = len;
+    return buf;
+}
+
+static void loom_print_params(const char *title, struct ptx_symbol **ps, uint32_t n)
+{
+    if (!n)
+        return;
+    printf("  %s:\n", title);
+    for (uint32_t i = 0; i < n; i++) {
+        const struct ptx_symbol *s = ps[i];
+        char type[48];
+        if (s->ndims)
+            snprintf(type, sizeof type, "%s[%llu]", ptx_type_name(s->type), (unsigned long long)s->dims[0]);
+        else
+            snprintf(type, sizeof type, "%s%s", s->vec > 1 ? (s->vec == 2 ? ".v2" : ".v4") : "",
+                     ptx_type_name(s->type));
+        printf("    %-32s %-12s size %-4llu offset %-4llu", s->name, type, (unsigned long long)s->size,
+               (unsigned long long)s->offset);
+        if (s->is_ptr)
+            printf(" .ptr%s", ptx_space_name(s->ptr_space));
+        if (s->align)
+            printf(" .align %u", s->align);
+        printf("\n");
+    }
+}
+
+/* Registers grouped by width (predicates, 8, 16, 32, 64, 128 bits), then by type. */
+static void loom_print_regs(const struct ptx_func *f)
+{
+    uint32_t width[6] = { 0 };
+    for (int t = 1; t < PTX_T_COUNT_; t++) {
+        unsigned sz = ptx_type_size((enum ptx_type)t);
+        int w = t == PTX_T_PRED ? 0 : sz == 1 ? 1 : sz == 2 ? 2 : sz == 4 ? 3 : sz == 8 ? 4 : 5;
+        width[w] += f->reg_count[t];
+    }
+    printf("  registers: %u (pred %u, 8-bit %u, 16-bit %u, 32-bit %u, 64-bit %u, 128-bit %u)\n", f->nregs,
+           width[0], width[1], width[2], width[3], width[4], width[5]);
+    printf("    by type:");
+    for (int t = 1; t < PTX_T_COUNT_; t++)
+        if (f->reg_count[t])
+            printf(" %s %u", ptx_type_name((enum ptx_type)t), f->reg_count[t]);
+    printf("\n");
+}
+
+static uint32_t loom_succ(const struct ptx_block *b, uint32_t i)
+{
+    return i < 2 ? b->succ[i] : b->succ_ext[i - 2];
+}
+
+static void loom_print_cfg(const struct ptx_func *f)
+{
+    printf("  basic blocks: %u\n", f->nblocks);
+    for (uint32_t b = 0; b < f->nblocks; b++) {
+        const struct ptx_block *blk = &f->blocks[b];
+        printf("    B%-4u instrs %u-%u  lines %u-%u  ->", b, blk->first, blk->last,
+               f->instrs[blk->first].loc.line, f->instrs[blk->last].loc.line);
+        if (!blk->nsucc)
+            printf(" exit");
+        for (uint32_t i = 0; i < blk->nsucc; i++)
+            printf(" B%u", loom_succ(blk, i));
+        printf("\n");
+    }
+    printf("  reconvergence points (immediate post-dominators of branches):\n");
+    bool any = false;
+    for (uint32_t b = 0; b < f->nblocks; b++) {
+        const struct ptx_block *blk = &f->blocks[b];
+        if (blk->nsucc < 2)
+            continue;
+        any = true;
+        char name[96];
+        const struct ptx_instr *in = &f->instrs[blk->last];
+        ptx_instr_name(in, name, sizeof name);
+        printf("    B%-4u %s at line %u -> ", b, name, in->loc.line);
+        if (blk->ipdom < 0)
+            printf("exit\n");
+        else
+            printf("B%d (line %u)\n", blk->ipdom, f->instrs[f->blocks[blk->ipdom].first].loc.line);
+    }
+    if (!any)
+        printf("    none (no divergent branches)\n");
+}
+
+static void loom_print_func(const struct ptx_func *f)
+{
+    printf("%s %s\n", f->is_entry ? ".entry" : ".func", f->name);
+    if (f->is_decl) {
+        printf("  declaration only\n");
+        return;
+    }
+    loom_print_params("return values", f->rets, f->nrets);
+    loom_print_params("parameters", f->params, f->nparams);
+    printf("  parameter bytes: %llu\n", (unsigned long long)f->param_bytes);
+    loom_print_regs(f);
+    printf("  shared bytes: %llu (static)  local bytes: %llu\n", (unsigned long long)f->shared_bytes,
+           (unsigned long long)f->local_bytes);
+    const struct ptx_perf *p = &f->perf;
+    if (p->maxntid[0] || p->reqntid[0] || p->minnctapersm || p->maxnreg) {
+        printf("  performance:");
+        if (p->maxntid[0])
+            printf(" .maxntid %u,%u,%u", p->maxntid[0], p->maxntid[1], p->maxntid[2]);
+        if (p->reqntid[0])
+            printf(" .reqntid %u,%u,%u", p->reqntid[0], p->reqntid[1], p->reqntid[2]);
+        if (p->minnctapersm)
+            printf(" .minnctapersm %u", p->minnctapersm);
+        if (p->maxnreg)
+            printf(" .maxnreg %u", p->maxnreg);
+        printf("\n");
+    }
+    printf("  instructions: %u\n", f->ninstrs);
+    loom_print_cfg(f);
+}
+
+/* Checks one file; returns true when it is valid. */
+static bool loom_check_file(const char *path, bool verbose)
+{
+    size_t len = 0;
+    char *text = loom_read_file(path, &len);
+    if (!text) {
+        fprintf(stderr, "loom check: cannot read '%s'\n", path);
+        return false;
+    }
+    struct ptx_diags d;
+    ptx_diags_init(&d);
+    struct ptx_module *m = ptx_parse(text, len, path, &d);
+    bool ok = m != NULL;
+    if (m) {
+        ok = ptx_check(m, &d);
+        ok = ptx_analyze(m, &d) && ok;
+    }
+    ptx_diags_print(&d, stdout);
+    if (m && verbose) {
+        printf("%s: PTX %u.%u, target %s, address size %u\n", path, m->version_major, m->version_minor,
+               m->target, m->address_size ? m->address_size : 32);
+        for (uint32_t i = 0; i < m->nfuncs; i++)
+            loom_print_func(m->funcs[i]);
+    }
+    ptx_module_free(m);
+    ptx_diags_free(&d);
+    free(text);
+    return ok;
+}
+
+int loom_cmd_check(int argc, char **argv)
+{
+    bool verbose = false;
+    int nfiles = 0, bad = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--verbose") == 0 || strcmp(argv[i], "-v") == 0) {
+            verbose = true;
+        } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            printf("usage: loom check [--verbose] FILE.ptx...\n"
+                   "Parses and checks PTX files; prints file:line:col diagnostics.\n"
+                   "  --verbose  per kernel and function: parameters, registers by width,\n"
+                   "             shared/local bytes, basic blocks and reconvergence points\n"
+                   "Exit status: 0 when every file is valid, 1 otherwise, 2 on usage errors.\n");
+            return 0;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "loom check: unknown option '%s'\n", argv[i]);
+            return 2;
+        }
+    }
+    for (int i = 1; i < argc; i++) {
+        if (argv[i][0] == '-' && argv[i][1])
+            continue;
+        nfiles++;
+        if (!loom_check_file(argv[i], verbose))
+            bad++;
+    }
+    if (!nfiles) {
+        fprintf(stderr, "usage: loom check [--verbose] FILE.ptx...\n");
+        return 2;
+    }
+    return bad ? 1 : 0;
+}
