@@ -42,11 +42,16 @@ void ptx_diag_vadd(struct ptx_diags *d, enum ptx_severity sev, const char *file,
     va_end(aq);
     if (len < 0)
         len = 0;
-    char *msg = malloc((size_t)len + 1);
+    /* The file name is copied behind the message (one block, freed with msg):
+     * diagnostics outlive the module whose path they name. */
+    const char *fname = file ? file : "<input>";
+    size_t flen = strlen(fname);
+    char *msg = malloc((size_t)len + 1 + flen + 1);
     if (!msg)
         return;
     vsnprintf(msg, (size_t)len + 1, fmt, ap);
-    d->v[d->n++] = (struct ptx_diag){ sev, file ? file : "<input>", line, col, msg };
+    memcpy(msg + len + 1, fname, flen + 1);
+    d->v[d->n++] = (struct ptx_diag){ sev, msg + len + 1, line, col, msg };
 }
 
 void ptx_diag_add(struct ptx_diags *d, enum ptx_severity sev, const char *file, uint32_t line,

@@ -483,10 +483,8 @@ static struct ptx_symbol *ptx_declare_global(struct ptx_parser *ps, uint32_t id,
                                                 : s->linkage == PTX_LINK_EXTERN;
         if (old->kind != s->kind || (!old_decl && !new_decl)) {
             ptx_error_at(ps, s->loc.line, s->loc.col, "redefinition of '%s'", s->name);
-            ptx_error_at(ps, old->loc.line, old->loc.col, "previous definition of '%s' was here",
-                         old->name);
-            ps->diags->v[ps->diags->n - 1].sev = PTX_SEV_NOTE;
-            ps->diags->nerrors--;
+            ptx_diag_add(ps->diags, PTX_SEV_NOTE, ps->path, old->loc.line, old->loc.col,
+                         "previous definition of '%s' was here", old->name);
             return old;
         }
         if (old->kind == PTX_SYM_VAR && old_decl && !new_decl) {

@@ -8,3 +8,5 @@ TESTS += tests/unit/check_loom
 EXTRA_DIST += tests/run-specs.py tests/record-gpu.sh
 # emu/emu_host.c: printf FIFO and device heap
 tests_unit_check_loom_SOURCES += tests/unit/check_emu_host.c
+# ptx/: front-end unit tests and golden diagnostics of malformed PTX
+tests_unit_check_loom_SOURCES += tests/unit/check_ptx.c
