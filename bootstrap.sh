@@ -81,12 +81,18 @@ build() {
     as_user make -j"$jobs"
 }
 
-# The example: saxpy (y = a*x + y) over 1024 floats, printed with examples/show.py.
+# The example: saxpy, y = a*x + y over 1000 floats with a = 2, x[i] = i and y[i] = 1000 - i
+# (examples/saxpy/y.bin), so every y[i] becomes i + 1000. The output goes to a temporary
+# folder, so the source tree stays clean.
 run_example() {
     say "Running examples/saxpy through loom run"
+    local out
+    out=$(as_user mktemp -d)
     as_user ./loom run examples/saxpy/saxpy.ptx --kernel saxpy --grid 4 --block 256 \
-        f32:2.0 in:f32:1024=iota in:f32:1024=fill:1 'out:f32:1024>examples/saxpy/y.out' u32:1024
-    as_user python3 examples/show.py f32 examples/saxpy/y.out
+        s32:1000 f32:2.0 in:f32:1000=iota "inout:f32:1000=@examples/saxpy/y.bin>$out/y.bin"
+    echo "y[0..15] (expected: 1000, 1001, ...):"
+    as_user python3 examples/show.py f32 "$out/y.bin" 16
+    rm -rf "$out"
 }
 
 if [ "$deps" = yes ]; then install_packages; fi
