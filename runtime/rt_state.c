@@ -1,0 +1,289 @@
+/* rt_state.c -- the runtime's process state: the Loom device created on first use from
+ * LOOM_* environment variables, per-thread last errors, sticky faults, tracing, the exit summary. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/rt_internal.h"
+
+struct rt_state rt = {
+    .lock = PTHREAD_MUTEX_INITIALIZER,
+    .limits = {
+        .stack = 1024,
+        .printf_fifo = 1 << 20,
+        .malloc_heap = 8 << 20,
+        .sync_depth = 2,
+        .pending_launches = 2048,
+        .l2_fetch = 64,
+    },
+    .next_stream_id = 16,
+};
+
+static _Thread_local cudaError_t last_error;
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+
+static const struct {
+    int value;
+    const char *name, *message;
+} errors[] = {
+#define RT_ERROR(value, name, message) { value, #name, message },
+#include "runtime/rt_errors.def"
+#undef RT_ERROR
+};
+
+static int error_index(cudaError_t e)
+{
+    size_t lo = 0, hi = sizeof errors / sizeof errors[0];
+    while (lo < hi) {   /* the table is sorted by value */
+        size_t mid = (lo + hi) / 2;
+        if (errors[mid].value == (int)e)
+            return (int)mid;
+        if (errors[mid].value < (int)e)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return -1;
+}
+
+const char *rt_error_name(cudaError_t e)
+{
+    int i = error_index(e);
+    return i < 0 ? "unrecognized error code" : errors[i].name;
+}
+
+const char *cudaGetErrorName(cudaError_t error)
+{
+    return rt_error_name(error);
+}
+
+const char *cudaGetErrorString(cudaError_t error)
+{
+    int i = error_index(error);
+    return i < 0 ? "unrecognized error code" : errors[i].message;
+}
+
+static bool env_flag(const char *name)
+{
+    const char *v = getenv(name);
+    return v && *v && strcmp(v, "0") != 0;
+}
+
+static void log_env(void)
+{
+    const char *v = getenv("LOOM_LOG");
+    rt.log = v && *v && strcmp(v, "0") != 0;
+    rt.verbose = rt.log && atoi(v) >= 2;
+}
+
+static void exit_hook(void)
+{
+    if (!rt.dev)
+        return;
+    loom_synchronize(rt.dev);   /* finish asynchronous work and flush kernel printf */
+    if (rt.stats)
+        rt_stats_print();
+}
+
+/* Creates the device; runs once. */
+static void init_device(void)
+{
+    log_env();
+    struct loom_device_config cfg = { 0 };
+    const char *w = getenv("LOOM_WORKERS");
+    if (w && *w)
+        cfg.workers = (unsigned)strtoul(w, NULL, 10);
+    cfg.deterministic = env_flag("LOOM_DETERMINISTIC");
+    cfg.no_check = env_flag("LOOM_NO_CHECK");
+    cfg.stats = rt.stats = env_flag("LOOM_STATS");
+    const char *preset = getenv("LOOM_PRESET");
+    if (preset && *preset)
+        cfg.preset = preset;
+    const char *t = getenv("LOOM_TIMEOUT");
+    if (t && *t)
+        cfg.timeout_s = strtod(t, NULL);
+    enum loom_status s = loom_device_create(&cfg, &rt.dev);
+    if (s != LOOM_OK) {
+        fprintf(stderr, "loom: cannot create the emulated device: %s\n", loom_status_string(s));
+        rt.dev = NULL;
+        rt.init_error = cudaErrorInitializationError;
+        return;
+    }
+    loom_device_props(rt.dev, &rt.props);
+    atexit(exit_hook);
+    rt_log("device created: %s, compute capability %d.%d, %d SMs", rt.props.name, rt.props.cc_major,
+           rt.props.cc_minor, rt.props.multiprocessors);
+}
+
+cudaError_t rt_init(void)
+{
+    pthread_once(&init_once, init_device);
+    return rt.init_error;
+}
+
+cudaError_t rt_error_from_status(enum loom_status s)
+{
+    switch (s) {
+    case LOOM_OK: return cudaSuccess;
+    case LOOM_ERR_INVALID_VALUE: return cudaErrorInvalidValue;
+    case LOOM_ERR_OUT_OF_MEMORY: return cudaErrorMemoryAllocation;
+    case LOOM_ERR_PARSE: return cudaErrorInvalidPtx;
+    case LOOM_ERR_UNSUPPORTED: return cudaErrorNotSupported;
+    case LOOM_ERR_NOT_FOUND: return cudaErrorInvalidDeviceFunction;
+    case LOOM_ERR_INVALID_CONFIG: return cudaErrorInvalidConfiguration;
+    case LOOM_ERR_INVALID_ARGS: return cudaErrorInvalidValue;
+    case LOOM_ERR_INVALID_POINTER: return cudaErrorInvalidValue;
+    case LOOM_ERR_ILLEGAL_ADDRESS: return cudaErrorIllegalAddress;
+    case LOOM_ERR_MISALIGNED: return cudaErrorMisalignedAddress;
+    case LOOM_ERR_TRAP: return cudaErrorLaunchFailure;
+    case LOOM_ERR_ASSERT: return cudaErrorAssert;
+    case LOOM_ERR_DEADLOCK: return cudaErrorLaunchFailure;
+    case LOOM_ERR_TIMEOUT: return cudaErrorLaunchTimeout;
+    case LOOM_ERR_LAUNCH_FAILED: return cudaErrorLaunchFailure;
+    case LOOM_ERR_NOT_READY: return cudaErrorNotReady;
+    case LOOM_ERR_IO: return cudaErrorFileNotFound;
+    default: return cudaErrorUnknown;
+    }
+}
+
+/* Kernel faults are the statuses that leave the device unusable until reset. */
+static bool is_fault(enum loom_status s)
+{
+    switch (s) {
+    case LOOM_ERR_ILLEGAL_ADDRESS: case LOOM_ERR_MISALIGNED: case LOOM_ERR_TRAP: case LOOM_ERR_ASSERT:
+    case LOOM_ERR_DEADLOCK: case LOOM_ERR_TIMEOUT: case LOOM_ERR_LAUNCH_FAILED:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Returns the sticky error, printing Loom's fault report the first time. */
+static cudaError_t sticky(void)
+{
+    enum loom_status s = loom_device_sticky_error(rt.dev);
+    if (s == LOOM_OK)
+        return cudaSuccess;
+    pthread_mutex_lock(&rt.lock);
+    bool first = !rt.sticky_reported;
+    rt.sticky_reported = true;
+    pthread_mutex_unlock(&rt.lock);
+    if (first)
+        fprintf(stderr, "loom: %s\n", loom_device_error(rt.dev));
+    return rt_error_from_status(s);
+}
+
+cudaError_t rt_enter(void)
+{
+    cudaError_t e = rt_init();
+    if (e != cudaSuccess)
+        return e;
+    rt_memory_collect();
+    return sticky();
+}
+
+cudaError_t rt_check(enum loom_status s)
+{
+    if (s == LOOM_OK)
+        return cudaSuccess;
+    if (is_fault(s) || loom_device_sticky_error(rt.dev) != LOOM_OK) {
+        cudaError_t e = sticky();
+        if (e != cudaSuccess)
+            return e;
+    }
+    return rt_error_from_status(s);
+}
+
+void rt_log(const char *fmt, ...)
+{
+    if (!rt.log)
+        return;
+    char line[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "loom: %s\n", line);
+}
+
+cudaError_t rt_return(cudaError_t e, const char *fmt, ...)
+{
+    if (e != cudaSuccess)
+        last_error = e;
+    if (rt.log) {
+        char line[512];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(line, sizeof line, fmt, ap);
+        va_end(ap);
+        fprintf(stderr, "loom: %s = %s\n", line, rt_error_name(e));
+    }
+    return e;
+}
+
+cudaError_t rt_unsupported(const char *name)
+{
+    static struct seen { const char *name; struct seen *next; } *list;
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    pthread_mutex_lock(&lock);
+    struct seen *s = list;
+    while (s && strcmp(s->name, name) != 0)
+        s = s->next;
+    if (!s && (s = malloc(sizeof *s))) {
+        s->name = name;
+        s->next = list;
+        list = s;
+        fprintf(stderr, "loom: %s is not supported by Loom (returns cudaErrorNotSupported)\n", name);
+    }
+    pthread_mutex_unlock(&lock);
+    last_error = cudaErrorNotSupported;
+    return cudaErrorNotSupported;
+}
+
+/* cudaGetLastError returns and clears the thread's last error; a sticky fault
+ * is returned again and again until cudaDeviceReset. */
+cudaError_t cudaGetLastError(void)
+{
+    cudaError_t e = last_error;
+    last_error = cudaSuccess;
+    if (e == cudaSuccess && rt.dev)
+        e = sticky();
+    rt_log("cudaGetLastError() = %s", rt_error_name(e));
+    return e;
+}
+
+cudaError_t cudaPeekAtLastError(void)
+{
+    cudaError_t e = last_error;
+    if (e == cudaSuccess && rt.dev)
+        e = sticky();
+    rt_log("cudaPeekAtLastError() = %s", rt_error_name(e));
+    return e;
+}
+
+/* Called by cudaDeviceReset: the fault is gone, so is the report flag. */
+void rt_state_reset_errors(void)
+{
+    last_error = cudaSuccess;
+    pthread_mutex_lock(&rt.lock);
+    rt.sticky_reported = false;
+    pthread_mutex_unlock(&rt.lock);
+}
+
+static void stats_one(const struct loom_kernel_stats *s, void *data)
+{
+    FILE *out = data;
+    double eff = s->warp_instructions ? 100.0 * (double)s->thread_instructions / (32.0 * (double)s->warp_instructions)
+                                      : 0.0;
+    fprintf(out, "loom: %-40s %8llu %10.3f %14llu %7.1f%% %10llu %10llu\n", s->kernel,
+            (unsigned long long)s->launches, s->seconds * 1e3, (unsigned long long)s->warp_instructions, eff,
+            (unsigned long long)s->divergent_branches, (unsigned long long)s->barrier_waits);
+}
+
+void rt_stats_print(void)
+{
+    fprintf(stderr, "loom: %-40s %8s %10s %14s %8s %10s %10s\n", "kernel", "launches", "ms", "warp instrs",
+            "SIMD eff", "divergent", "bar waits");
+    loom_stats_foreach(rt.dev, stats_one, stderr);
+}
