@@ -331,8 +331,9 @@ ATOM_VEC_HANDLER(min_bf16x2, 4, atom_bf16x2_min)
 ATOM_VEC_HANDLER(max_bf16x2, 4, atom_bf16x2_max)
 
 /* ---- Selection ------------------------------------------------------------------
- * The operation is pi->subop (.add .inc .dec .min .max .cas .exch) or pi->boolop
- * (.and .or .xor). One row per form the PTX ISA defines. */
+ * The operation is pi->subop (.add .inc .dec .min .max .cas .exch, and .and .or .xor
+ * as the parser files them for atom/red) or pi->boolop. One row per form the PTX ISA
+ * defines. */
 enum atom_opk { AK_ADD, AK_INC, AK_DEC, AK_MIN, AK_MAX, AK_AND, AK_OR, AK_XOR, AK_CAS, AK_EXCH, AK_NONE };
 
 struct atom_form {
@@ -381,6 +382,9 @@ static enum atom_opk atom_opkind(const struct ptx_instr *pi)
     default: break;
     }
     switch (pi->subop) {
+    case PTX_MOD_AND: return AK_AND;
+    case PTX_MOD_OR: return AK_OR;
+    case PTX_MOD_XOR: return AK_XOR;
     case PTX_MOD_ADD: return AK_ADD;
     case PTX_MOD_INC: return AK_INC;
     case PTX_MOD_DEC: return AK_DEC;

@@ -348,7 +348,7 @@ static enum emu_sel warp_sel_vote(struct emu_decoder *dc, const struct ptx_instr
     emu_fn fn;
     if (ballot)
         fn = emu_vote_ballot;
-    else if (pi->flags & PTX_IF_UNI)
+    else if ((pi->flags & PTX_IF_UNI) || pi->subop == PTX_MOD_UNI)
         fn = emu_vote_uni;
     else if (pi->subop == PTX_MOD_ALL)
         fn = emu_vote_all;
@@ -402,10 +402,12 @@ static enum emu_sel warp_sel_redux(struct emu_decoder *dc, const struct ptx_inst
         return emu_dec_unsupported(dc, "redux needs .sync");
     if (t == PTX_T_F32)
         return emu_dec_unsupported(dc, "redux.sync .f32 forms (sm_100a) are not implemented");
-    if (pi->boolop != PTX_MOD_NONE_) {
+    /* .and/.or/.xor arrive as the operation (subop) or as a boolean combiner (boolop). */
+    enum ptx_mod bop = pi->boolop != PTX_MOD_NONE_ ? pi->boolop : pi->subop;
+    if (bop == PTX_MOD_AND || bop == PTX_MOD_OR || bop == PTX_MOD_XOR) {
         if (t != PTX_T_B32)
             return emu_dec_unsupported(dc, "redux.sync .and/.or/.xor are defined for .b32 only");
-        fn = pi->boolop == PTX_MOD_AND ? emu_redux_and : pi->boolop == PTX_MOD_OR ? emu_redux_or : emu_redux_xor;
+        fn = bop == PTX_MOD_AND ? emu_redux_and : bop == PTX_MOD_OR ? emu_redux_or : emu_redux_xor;
     } else if (t == PTX_T_U32 || t == PTX_T_S32) {
         bool s = t == PTX_T_S32;
         switch (pi->subop) {
