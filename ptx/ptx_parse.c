@@ -104,6 +104,7 @@ struct ptx_parser {
     uint16_t cu_file;
     uint32_t cu_line, cu_col;
     bool in_branch;                  /* operand of bra/brx: unknown names are labels */
+    bool no_labels;                  /* address base: unknown names are errors, not labels */
 };
 
 /* ---- small utilities ---------------------------------------------------- */
@@ -1046,7 +1047,7 @@ static bool ptx_resolve_ident(struct ptx_parser *ps, struct ptx_operand *op)
         }
         return true;
     }
-    if (ps->fn) {
+    if (ps->fn && !ps->no_labels) {
         op->kind = PTX_OPND_LABEL;
         op->label = ptx_label_ref(ps, id, op->loc, false);
         ptx_next(ps);
@@ -1065,7 +1066,10 @@ static bool ptx_parse_address(struct ptx_parser *ps, struct ptx_operand *op)
     op->reg = -1;
     if (ps->tok.kind == PTX_TK_IDENT) {
         struct ptx_operand base = { .loc = ptx_tok_loc(ps) };
-        if (!ptx_resolve_ident(ps, &base))
+        ps->no_labels = true;
+        bool ok = ptx_resolve_ident(ps, &base);
+        ps->no_labels = false;
+        if (!ok)
             return false;
         if (base.kind == PTX_OPND_REG) {
             op->reg = base.reg;
@@ -1741,7 +1745,7 @@ static void ptx_parse_body(struct ptx_parser *ps)
     for (;;) {
         int k = ps->tok.kind;
         if (k == PTX_TK_EOF) {
-            ptx_expected(ps, "'}' at end of function body");
+            ERR_TOK(ps, "unexpected end of file in function body");
             break;
         }
         if (k == '}') {

@@ -10,3 +10,5 @@ EXTRA_DIST += tests/run-specs.py tests/record-gpu.sh
 tests_unit_check_loom_SOURCES += tests/unit/check_emu_host.c
 # ptx/: front-end unit tests and golden diagnostics of malformed PTX
 tests_unit_check_loom_SOURCES += tests/unit/check_ptx.c
+TESTS += tests/ptx/run-bad.sh
+EXTRA_DIST += tests/ptx/run-bad.sh tests/ptx/bad tests/ptx/good
