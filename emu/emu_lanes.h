@@ -61,4 +61,143 @@ static inline void emu_pred_put(struct emu_warp *w, uint16_t row, emu_mask m, em
     w->pred[row] = (w->pred[row] & ~m) | (bits & m);
 }
 
+/* ---- Floating-point formats (emu_float.c, emu_half.c, emu_cvt.c) -----------
+ * Rounding of exact or round-to-odd intermediate values into the narrower
+ * formats, in integer arithmetic, without touching the FP environment. */
+enum emu_rnd { EMU_RND_N, EMU_RND_Z, EMU_RND_M, EMU_RND_P, EMU_RND_NA };
+
+#define EMU_NAN32 0x7FFFFFFFu               /* the NaN sm_90 f32 arithmetic produces */
+#define EMU_NAN16 0x7FFFu                   /* likewise for f16 and bf16 */
+
+/* Subnormal inputs/results flushed to sign-preserving zero (.ftz). */
+static inline uint32_t emu_ftz32(uint32_t b) { return (b & 0x7F800000u) ? b : (b & 0x80000000u); }
+static inline uint32_t emu_ftz16(uint32_t h) { return (h & 0x7C00u) ? h : (h & 0x8000u); }
+static inline uint32_t emu_isnan32(uint32_t b) { return (b & 0x7FFFFFFFu) > 0x7F800000u; }
+static inline uint32_t emu_isnan16(uint32_t h) { return (h & 0x7FFFu) > 0x7C00u; }
+static inline uint32_t emu_isnanbf(uint32_t h) { return (h & 0x7FFFu) > 0x7F80u; }
+
+/* s + e, with s = RN(x) and e the exact error x - s (TwoSum), rounded to odd
+ * at 53 bits: s itself when exact or when its last bit is already 1, else its
+ * neighbour on e's side. Rounding the result once more to a format of at most
+ * 51 bits gives the correctly rounded x in any mode. s must be finite. */
+static inline double emu_round_odd(double s, double e)
+{
+    uint64_t sb = emu_b64(s), eb = emu_b64(e);
+    uint64_t fix = (e != 0.0 ? 1u : 0u) & ~sb;              /* inexact and even */
+    uint64_t away = 1u ^ ((sb ^ eb) >> 63);                 /* e has s's sign */
+    return emu_f64(sb + fix * (2 * away) - fix);
+}
+
+/* TwoSum: s = RN(a + b) and the exact error; exact while nothing overflows.
+ * Written without products so that contraction into fma cannot change it. */
+static inline double emu_two_sum(double a, double b, double *out_err)
+{
+    double s = a + b, bv = s - a, av = s - bv;
+    *out_err = (a - av) + (b - bv);
+    return s;
+}
+
+/* Rounds a double to f32 in mode rnd (EMU_RND_NA not supported here): the
+ * hardware conversion rounds to nearest, a one-ulp step fixes the directed
+ * modes. Overflow gives inf or the largest finite value as the mode says. */
+static inline uint32_t emu_f64_to_f32(double x, int rnd)
+{
+    float f = (float)x;
+    uint32_t b = emu_b32(f);
+    if (rnd == EMU_RND_N)
+        return b;
+    double back = (double)f;
+    uint32_t neg = b >> 31;
+    uint32_t down = back > x ? 1u : 0u, up = back < x ? 1u : 0u;  /* f too big / too small */
+    uint32_t step;
+    if (rnd == EMU_RND_Z)
+        step = neg ? up : down;
+    else if (rnd == EMU_RND_M)
+        step = down;
+    else
+        step = up;
+    /* Moving toward -inf is +1 on a negative pattern, -1 on a positive one. */
+    uint32_t toward_minus = (rnd == EMU_RND_Z) ? (neg ? 0u : 1u) : (rnd == EMU_RND_M ? 1u : 0u);
+    uint32_t minus_one = toward_minus ^ neg;                  /* pattern decreases */
+    return b + step - 2u * (step & minus_one);
+}
+
+/* Round a double to f32 with the result rounded to odd (inexact results get
+ * their last bit set), for a second rounding to f16/bf16. */
+static inline uint32_t emu_f64_to_f32_odd(double x)
+{
+    uint32_t b = emu_f64_to_f32(x, EMU_RND_Z);
+    uint32_t inexact = ((double)emu_f32(b) != x) ? 1u : 0u;
+    uint32_t finite = ((b & 0x7F800000u) != 0x7F800000u) ? 1u : 0u;
+    return b | (inexact & finite);
+}
+
+/* Rounds an f32 bit pattern to a narrower binary format with `man` fraction
+ * bits and exponent bias `bias` (f16: 10, 15; bf16: 7, 127; tf32: 10, 127 and
+ * e4m3/e5m2 through their own callers), returning the narrow pattern without
+ * its sign, and *out_ovf set when the rounded magnitude overflowed the
+ * format's largest finite pattern `maxfin`. NaN and inf are the caller's. */
+static inline uint32_t emu_narrow_mag(uint32_t f, unsigned man, int bias, uint32_t maxfin, int rnd,
+                                      uint32_t *out_ovf)
+{
+    uint32_t a = f & 0x7FFFFFFFu, neg = f >> 31;
+    int32_t ef = (int32_t)(a >> 23);
+    uint32_t m = (a & 0x7FFFFFu) | (ef ? 0x800000u : 0u);
+    int32_t e = (ef ? ef : 1) - 127 + bias;                  /* target biased exponent */
+    int32_t sh = 23 - (int32_t)man + (e >= 1 ? 0 : 1 - e);
+    uint32_t shift = (uint32_t)(sh > 31 ? 31 : sh);
+    uint32_t q = m >> shift, rem = m & ((1u << shift) - 1u), half = 1u << (shift - 1u);
+    uint32_t inc;
+    if (rnd == EMU_RND_N)
+        inc = (rem > half || (rem == half && (q & 1u))) ? 1u : 0u;
+    else if (rnd == EMU_RND_NA)
+        inc = rem >= half ? 1u : 0u;
+    else if (rnd == EMU_RND_Z)
+        inc = 0;
+    else if (rnd == EMU_RND_M)
+        inc = (neg && rem) ? 1u : 0u;
+    else
+        inc = (!neg && rem) ? 1u : 0u;
+    uint32_t r = ((uint32_t)(e >= 1 ? e - 1 : 0) << man) + q + inc;
+    *out_ovf = r > maxfin ? 1u : 0u;
+    return r;
+}
+
+/* f32 -> f16 and f32 -> bf16 in mode rnd; NaN becomes the canonical NaN. */
+static inline uint32_t emu_f32_to_f16(uint32_t f, int rnd)
+{
+    uint32_t neg = f >> 31, a = f & 0x7FFFFFFFu, ovf;
+    if (a > 0x7F800000u) return EMU_NAN16;
+    uint32_t r = emu_narrow_mag(f, 10, 15, 0x7BFFu, rnd, &ovf);
+    if (ovf || a == 0x7F800000u) {
+        int to_inf = a == 0x7F800000u || rnd == EMU_RND_N || rnd == EMU_RND_NA ||
+                     (rnd == EMU_RND_M && neg) || (rnd == EMU_RND_P && !neg);
+        r = to_inf ? 0x7C00u : 0x7BFFu;
+    }
+    return (neg << 15) | r;
+}
+static inline uint32_t emu_f32_to_bf16(uint32_t f, int rnd)
+{
+    uint32_t neg = f >> 31, a = f & 0x7FFFFFFFu, ovf;
+    if (a > 0x7F800000u) return EMU_NAN16;
+    uint32_t r = emu_narrow_mag(f, 7, 127, 0x7F7Fu, rnd, &ovf);
+    if (ovf || a == 0x7F800000u) {
+        int to_inf = a == 0x7F800000u || rnd == EMU_RND_N || rnd == EMU_RND_NA ||
+                     (rnd == EMU_RND_M && neg) || (rnd == EMU_RND_P && !neg);
+        r = to_inf ? 0x7F80u : 0x7F7Fu;
+    }
+    return (neg << 15) | r;
+}
+
+/* Exact widening of f16 and bf16 to f32 bit patterns. */
+static inline uint32_t emu_f16_to_f32(uint32_t h)
+{
+    uint32_t s = (h & 0x8000u) << 16, e = (h >> 10) & 0x1Fu, m = h & 0x3FFu;
+    if (e == 0x1Fu) return s | 0x7F800000u | (m << 13);
+    if (e) return s | ((e + 112u) << 23) | (m << 13);
+    float v = (float)m * 0x1p-24f;                             /* subnormal: exact */
+    return s | emu_b32(v);
+}
+static inline uint32_t emu_bf16_to_f32(uint32_t h) { return (h & 0xFFFFu) << 16; }
+
 #endif
