@@ -71,6 +71,8 @@ enum ptx_type {
     PTX_T_TEXREF, PTX_T_SAMPLERREF, PTX_T_SURFREF,
     /* Sub-byte and narrow element types of the tensor-core instructions. */
     PTX_T_B1, PTX_T_S4, PTX_T_U4, PTX_T_E2M1, PTX_T_E2M3, PTX_T_E3M2, PTX_T_UE8M0, PTX_T_UE4M3,
+    /* Packed quadruples of cvt.rs (PTX ISA 8.7+). */
+    PTX_T_E4M3X4, PTX_T_E5M2X4, PTX_T_E2M3X4, PTX_T_E3M2X4, PTX_T_E2M1X4,
     PTX_T_COUNT_
 };
 

@@ -92,6 +92,11 @@ static const struct ptx_type_info ptx_types[PTX_T_COUNT_] = {
     [PTX_T_E3M2] = { ".e3m2", 1, true, true },
     [PTX_T_UE8M0] = { ".ue8m0", 1, true, false },
     [PTX_T_UE4M3] = { ".ue4m3", 1, true, false },
+    [PTX_T_E4M3X4] = { ".e4m3x4", 4, true, true },
+    [PTX_T_E5M2X4] = { ".e5m2x4", 4, true, true },
+    [PTX_T_E2M3X4] = { ".e2m3x4", 4, true, true },
+    [PTX_T_E3M2X4] = { ".e3m2x4", 4, true, true },
+    [PTX_T_E2M1X4] = { ".e2m1x4", 2, true, true },
 };
 
 static const char *const ptx_space_names[PTX_SPACE_COUNT_] = {
