@@ -1483,7 +1483,7 @@ skip:
         ptx_next(ps);
 }
 
-/* .file N "path" [, timestamp, size] */
+/* .file N "path" [, timestamp, size]   or   .file N "dir" "name" */
 static void ptx_parse_file(struct ptx_parser *ps)
 {
     uint64_t idx;
@@ -1498,6 +1498,16 @@ static void ptx_parse_file(struct ptx_parser *ps)
     f->index = (uint32_t)idx;
     f->path = ptx_arena_strndup(ps->arena, ps->tok.p, ps->tok.len);
     ptx_next(ps);
+    if (ps->tok.kind == PTX_TK_STRING) {
+        /* LLVM's form: .file N "directory" "name" */
+        size_t dlen = strlen(f->path);
+        char *p = ptx_arena_alloc(ps->arena, dlen + 1 + ps->tok.len + 1);
+        memcpy(p, f->path, dlen);
+        p[dlen] = '/';
+        memcpy(p + dlen + 1, ps->tok.p, ps->tok.len);
+        f->path = p;
+        ptx_next(ps);
+    }
     while (ps->tok.kind == ',') {
         ptx_next(ps);
         uint64_t v;
