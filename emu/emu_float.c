@@ -103,14 +103,25 @@ static inline uint32_t fin32(uint32_t r, int ftz, int sat)
 
 static inline int finite64(double x) { return (emu_b64(x) & 0x7FF0000000000000ull) != 0x7FF0000000000000ull; }
 
+/* Rounds an exact (or round-to-odd) double result to f32. With .ftz the GPU
+ * detects tininess before rounding: a result below 2^-126 flushes to zero
+ * even when it would round up to the smallest normal number. */
+static inline uint32_t round32(double x, int rnd, int ftz)
+{
+    uint32_t r = emu_f64_to_f32(x, rnd);
+    if (ftz && fabs(x) < 0x1p-126)
+        r = (uint32_t)(emu_b64(x) >> 32) & SIGN32;
+    return r;
+}
+
 /* Exact sum of two f32 values (or of an exact f32 product and an f32), rounded
  * to f32 in mode rnd: TwoSum in double, round to odd, round again. The sign
  * of an exact zero sum follows IEEE 754: -0 in .rm unless both terms are +0. */
-static inline uint32_t sum32(double x, double y, uint32_t sx, uint32_t sy, int rnd)
+static inline uint32_t sum32(double x, double y, uint32_t sx, uint32_t sy, int rnd, int ftz)
 {
     double e, s = emu_two_sum(x, y, &e);
     double v = finite64(s) ? emu_round_odd(s, e) : s;
-    uint32_t r = emu_f64_to_f32(v, rnd);
+    uint32_t r = round32(v, rnd, ftz);
     if (rnd == EMU_RND_M && s == 0.0)
         r = (sx | sy) & SIGN32;
     return r;
@@ -130,7 +141,7 @@ static inline uint32_t f32_add(uint32_t a, uint32_t b, int rnd, int ftz, int sat
     if (rnd == EMU_RND_N)
         r = emu_b32(fl(a) + fl(b));
     else
-        r = sum32(fl(a), fl(b), a, b, rnd);
+        r = sum32(fl(a), fl(b), a, b, rnd, ftz);
     return fin32(r, ftz, sat);
 }
 static inline uint32_t f32_sub(uint32_t a, uint32_t b, int rnd, int ftz, int sat)
@@ -144,10 +155,10 @@ static inline uint32_t f32_mul(uint32_t a, uint32_t b, int rnd, int ftz, int sat
         b = emu_ftz32(b);
     }
     uint32_t r;
-    if (rnd == EMU_RND_N)
+    if (rnd == EMU_RND_N && !ftz)
         r = emu_b32(fl(a) * fl(b));
     else
-        r = emu_f64_to_f32((double)fl(a) * (double)fl(b), rnd);
+        r = round32((double)fl(a) * (double)fl(b), rnd, ftz);
     return fin32(r, ftz, sat);
 }
 static inline uint32_t f32_fma(uint32_t a, uint32_t b, uint32_t c, int rnd, int ftz, int sat)
@@ -159,11 +170,11 @@ static inline uint32_t f32_fma(uint32_t a, uint32_t b, uint32_t c, int rnd, int 
     }
     uint32_t r;
 #ifdef __FMA__
-    if (rnd == EMU_RND_N)
+    if (rnd == EMU_RND_N && !ftz)
         r = emu_b32(fmaf(fl(a), fl(b), fl(c)));
     else
 #endif
-        r = sum32((double)fl(a) * (double)fl(b), fl(c), a ^ b, c, rnd);
+        r = sum32((double)fl(a) * (double)fl(b), fl(c), a ^ b, c, rnd, ftz);
     return fin32(r, ftz, sat);
 }
 static inline uint32_t f32_div(uint32_t a, uint32_t b, int rnd, int ftz, int sat)
@@ -172,19 +183,19 @@ static inline uint32_t f32_div(uint32_t a, uint32_t b, int rnd, int ftz, int sat
         a = emu_ftz32(a);
         b = emu_ftz32(b);
     }
-    return fin32(emu_f64_to_f32((double)fl(a) / (double)fl(b), rnd), ftz, sat);
+    return fin32(round32((double)fl(a) / (double)fl(b), rnd, ftz), ftz, sat);
 }
 static inline uint32_t f32_rcp(uint32_t a, int rnd, int ftz, int sat)
 {
     if (ftz)
         a = emu_ftz32(a);
-    return fin32(emu_f64_to_f32(1.0 / (double)fl(a), rnd), ftz, sat);
+    return fin32(round32(1.0 / (double)fl(a), rnd, ftz), ftz, sat);
 }
 static inline uint32_t f32_sqrt(uint32_t a, int rnd, int ftz, int sat)
 {
     if (ftz)
         a = emu_ftz32(a);
-    return fin32(emu_f64_to_f32(sqrt((double)fl(a)), rnd), ftz, sat);
+    return fin32(round32(sqrt((double)fl(a)), rnd, ftz), ftz, sat);
 }
 
 STAMP_RFS(H32_2, f32_add, ARGS2)
@@ -226,7 +237,7 @@ static inline uint32_t f32_div_approx(uint32_t a, uint32_t b, int ftz)
         a = emu_ftz32(a);
         b = emu_ftz32(b);
     }
-    uint32_t r = emu_f64_to_f32((double)fl(a) / (double)fl(b), EMU_RND_N);
+    uint32_t r = round32((double)fl(a) / (double)fl(b), EMU_RND_N, ftz);
     uint32_t big = (b & 0x7FFFFFFFu) > 0x7E800000u && !emu_isnan32(b);
     uint32_t zero = (a & 0x7F800000u) == 0x7F800000u ? EMU_NAN32 : (a ^ b) & SIGN32;
     return fin32(big ? zero : r, ftz, 0);
@@ -303,7 +314,7 @@ static inline uint32_t f32_ex2(uint32_t a, int ftz)
 {
     if (ftz)
         a = emu_ftz32(a);
-    return fin32(emu_f64_to_f32(exp2_d(fl(a)), EMU_RND_N), ftz, 0);
+    return fin32(round32(exp2_d(fl(a)), EMU_RND_N, ftz), ftz, 0);
 }
 
 /* lg2.approx: log2 x = k + log2 m with m in [sqrt(1/2), sqrt(2)), from the
