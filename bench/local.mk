@@ -7,3 +7,12 @@ EXTRA_DIST += bench/bench_kernels.cu bench/bench_kernels.ptx
 .PHONY: bench
 bench: bench/bench_kernels
 	cd $(srcdir) && $(abs_builddir)/bench/bench_kernels --ptx bench/bench_kernels.ptx $(BENCH_ARGS)
+
+# PTX front-end throughput (issue: >= 50 MB/s on one core): make bench-parse
+noinst_PROGRAMS += bench/bench_parse
+bench_bench_parse_SOURCES = bench/bench_parse.c
+bench_bench_parse_LDADD = libloomptx.la
+.PHONY: bench-parse
+bench-parse: bench/bench_parse
+	$(abs_builddir)/bench/bench_parse $(srcdir)/tests/corpus/ptx/*.ptx $(srcdir)/tests/ptx/good/*.ptx
+bench: bench-parse
