@@ -495,12 +495,12 @@ enum emu_sel emu_sel_atom(struct emu_decoder *dc, const struct ptx_instr *pi, st
         return emu_dec_unsupported(dc, why);
 
     bool vec = pi->vec > 1;
+    if (!vec && (op == AK_MIN || op == AK_MAX) && atom_is_half(t))
+        return emu_dec_unsupported(dc, "16-bit float .min/.max need a vector form");
     const struct atom_form *f = vec ? atom_find(atom_vector_forms, sizeof atom_vector_forms / sizeof *atom_vector_forms, op, t)
                                     : atom_find(atom_scalar_forms, sizeof atom_scalar_forms / sizeof *atom_scalar_forms, op, t);
     if (!f)
         return emu_dec_unsupported(dc, "the PTX ISA defines no such operation and type");
-    if (!vec && (op == AK_MIN || op == AK_MAX) && atom_is_half(t))
-        return emu_dec_unsupported(dc, "16-bit float .min/.max need a vector form");
 
     /* Operands: [d,] [a], b [, c] [, cache policy]. */
     unsigned nsrc = op == AK_CAS ? 2 : 1, first = red ? 0 : 1;

@@ -52,6 +52,14 @@ static void spec_copy(char *dst, size_t size, const char *src)
     dst[n] = 0;
 }
 
+/* The device's last error, cut to what a Check message can carry. */
+static const char *spec_err(struct loom_device *dev)
+{
+    static char buf[1024];
+    spec_copy(buf, sizeof buf, loom_device_error(dev));
+    return buf;
+}
+
 static void spec_dims(const char *s, unsigned d[3])
 {
     d[0] = d[1] = d[2] = 1;
@@ -254,7 +262,7 @@ static void spec_run(const struct spec_file *f, int row)
     snprintf(path, sizeof path, "%s/%s", f->dir, r->ptx);
     struct loom_module *mod;
     enum loom_status st = loom_module_load_file(dev, path, &mod);
-    ck_assert_msg(st == LOOM_OK, "%s: loading %s: %s", r->name, path, loom_device_error(dev));
+    ck_assert_msg(st == LOOM_OK, "%s: loading %s: %s", r->name, path, spec_err(dev));
     struct loom_kernel *k;
     ck_assert_msg(loom_module_get_kernel(mod, r->kernel, &k) == LOOM_OK, "%s: no kernel %s", r->name, r->kernel);
 
@@ -281,7 +289,7 @@ static void spec_run(const struct spec_file *f, int row)
     st = loom_launch(dev, k, &cfg, args);
     if (st == LOOM_OK)
         st = loom_synchronize(dev);
-    ck_assert_msg(st == LOOM_OK, "%s: %s", r->name, loom_device_error(dev));
+    ck_assert_msg(st == LOOM_OK, "%s: %s", r->name, spec_err(dev));
 
     for (int a = 0; a < r->nargs; a++) {
         const struct spec_buf *b = &bufs[a];
@@ -342,7 +350,7 @@ static enum loom_status mm_launch(struct loom_device *dev, const char *file, con
     struct loom_module *mod;
     struct loom_kernel *k;
     uint64_t buf;
-    ck_assert_msg(loom_module_load_file(dev, file, &mod) == LOOM_OK, "%s", loom_device_error(dev));
+    ck_assert_msg(loom_module_load_file(dev, file, &mod) == LOOM_OK, "%s", spec_err(dev));
     ck_assert_int_eq(loom_module_get_kernel(mod, kernel, &k), LOOM_OK);
     ck_assert_int_eq(loom_malloc(dev, n * 4, &buf), LOOM_OK);
     ck_assert_int_eq(loom_memset(dev, buf, 0, n * 4), LOOM_OK);
@@ -364,7 +372,7 @@ START_TEST(test_membermask_diverged)
     ck_assert_int_eq(loom_device_create(NULL, &dev), LOOM_OK);
     enum loom_status st = mm_launch(dev, WARP_DIR "/membermask.ptx", "mm_diverged", 32, out, 32);
     ck_assert_int_eq(st, LOOM_ERR_LAUNCH_FAILED);
-    const char *msg = loom_device_error(dev);
+    const char *msg = spec_err(dev);
     ck_assert_msg(strstr(msg, "not converged") && strstr(msg, "0xffffffff") && strstr(msg, "0x55555555"),
                   "report: %s", msg);
     loom_device_destroy(dev);
@@ -378,7 +386,7 @@ START_TEST(test_membermask_exited)
     uint32_t out[64];
     ck_assert_int_eq(loom_device_create(NULL, &dev), LOOM_OK);
     enum loom_status st = mm_launch(dev, WARP_DIR "/membermask.ptx", "mm_exited", 32, out, 64);
-    ck_assert_msg(st == LOOM_OK, "%s", loom_device_error(dev));
+    ck_assert_msg(st == LOOM_OK, "%s", spec_err(dev));
     for (unsigned i = 0; i < 32; i++) {
         ck_assert_uint_eq(out[i], i < 15 ? i + 1 : i == 15 ? 15 : 0);
         ck_assert_uint_eq(out[32 + i], i < 16 ? 0xAAAAu : 0);
@@ -389,9 +397,9 @@ END_TEST
 
 /* ---- Contended atomics ---------------------------------------------------------------
  * stress.ptx on GRID x BLOCK threads, ITERS times each, on four workers. */
-#define STRESS_GRID 96u
+#define STRESS_GRID 256u
 #define STRESS_BLOCK 256u
-#define STRESS_ITERS 12u
+#define STRESS_ITERS 16u
 
 START_TEST(test_stress)
 {
@@ -404,7 +412,7 @@ START_TEST(test_stress)
     uint32_t iters = STRESS_ITERS;
     const uint64_t n = (uint64_t)STRESS_GRID * STRESS_BLOCK, total = n * STRESS_ITERS;
     ck_assert_int_eq(loom_device_create(&cfg, &dev), LOOM_OK);
-    ck_assert_msg(loom_module_load_file(dev, ATOM_DIR "/stress.ptx", &mod) == LOOM_OK, "%s", loom_device_error(dev));
+    ck_assert_msg(loom_module_load_file(dev, ATOM_DIR "/stress.ptx", &mod) == LOOM_OK, "%s", spec_err(dev));
     ck_assert_int_eq(loom_module_get_kernel(mod, "stress", &k), LOOM_OK);
     ck_assert_int_eq(loom_malloc(dev, sizeof c, &buf), LOOM_OK);
     ck_assert_int_eq(loom_memset(dev, buf, 0, sizeof c), LOOM_OK);
@@ -413,7 +421,7 @@ START_TEST(test_stress)
     enum loom_status st = loom_launch(dev, k, &lc, args);
     if (st == LOOM_OK)
         st = loom_synchronize(dev);
-    ck_assert_msg(st == LOOM_OK, "%s", loom_device_error(dev));
+    ck_assert_msg(st == LOOM_OK, "%s", spec_err(dev));
     ck_assert_int_eq(loom_memcpy(dev, c, (void *)(uintptr_t)buf, sizeof c), LOOM_OK);
     uint32_t u0, u16, u24, u28, u32;
     uint64_t u8;
