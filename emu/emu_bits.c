@@ -220,10 +220,13 @@ STAMP_UN(brev, 32, OP_BREV) STAMP_UN(brev, 64, OP_BREV)
 /* fns: the position of the |offset|-th set bit of mask counted from base,
  * upwards for offset > 0 and downwards for offset < 0; offset 0 tests bit
  * base itself; 0xffffffff when not found ("fns"). A base above 31 is
- * undefined in the ISA; base & 31 is used. Rare: a plain per-lane loop. */
+ * undefined in the ISA; base & 31 is used. An H100 gives 0 for offset
+ * INT_MIN whatever the mask (shift_1 edge kernel). Rare: a per-lane loop. */
 static inline uint32_t fns_lane(uint32_t mask, uint32_t base, int32_t off)
 {
     base &= 31;
+    if (off == INT32_MIN)
+        return 0;
     if (off == 0)
         return (mask >> base) & 1 ? base : 0xFFFFFFFFu;
     uint32_t n = off > 0 ? (uint32_t)off : 0u - (uint32_t)off;
@@ -252,44 +255,50 @@ static int h_fns(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
 }
 
 /* ---- Bit fields -----------------------------------------------------------------------
- * bfe ("bfe"): pos = b & 0xff, len = c & 0xff; the nb = min(len, W - pos) field
- * bits that exist are copied, the rest filled with the sign bit, which is
- * a[min(pos + len - 1, W - 1)] for signed types and len > 0, else 0. */
+ * bfe ("bfe"): the nb = min(len, W - pos) field bits that exist are copied,
+ * the rest filled with the sign bit, a[min(pos + len - 1, W - 1)] for signed
+ * types and len > 0, else 0. The ISA restricts pos = b and len = c to 0..255
+ * (b & 0xff, c & 0xff): so the 32-bit forms do on an H100, while the 64-bit
+ * forms use the whole 32-bit values (shift_1 edge kernel: bfe.u64 with
+ * len = 256 extracts everything above pos); PMASK is 0xff or all ones. */
 #define LOWMASK(W, n) ((n) >= (W) ? ~(RT##W)0 : (((RT##W)1 << ((n) & ((W) - 1))) - 1))
-#define STAMP_BFE_FIELD(W) \
+#define STAMP_BFE_FIELD(W, PMASK) \
     static inline RT##W bfe##W(RT##W a, uint32_t b, uint32_t c, bool sgn) \
     { \
-        uint32_t pos = b & 0xFFu, len = c & 0xFFu, p = pos < (W) ? pos : (W); \
-        uint32_t nb = len < (W) - p ? len : (W) - p, top = pos + len - 1; \
+        uint32_t pos = b & (PMASK), len = c & (PMASK), p = pos < (W) ? pos : (W); \
+        uint32_t nb = len < (W) - p ? len : (W) - p; \
+        uint64_t top = (uint64_t)pos + len - 1; \
         RT##W msk = LOWMASK(W, nb), sh = p >= (W) ? 0 : a >> (p & ((W) - 1)); \
         RT##W sb = sgn && len ? 0 - ((a >> (top < (W) - 1 ? top : (W) - 1)) & 1) : 0; \
         return (sh & msk) | (sb & ~msk); \
     }
-STAMP_BFE_FIELD(32)
-STAMP_BFE_FIELD(64)
+STAMP_BFE_FIELD(32, 0xFFu)
+STAMP_BFE_FIELD(64, 0xFFFFFFFFu)
 #define BFE_FIELD(W, a, b, c, SGN) bfe##W(a, b, c, SGN)
 #define OP_BFEU(W, a, b, c) BFE_FIELD(W, a, b, c, 0)
 #define OP_BFES(W, a, b, c) BFE_FIELD(W, a, b, c, 1)
 STAMP_AU(bfeu, 32, OP_BFEU) STAMP_AU(bfeu, 64, OP_BFEU)
 STAMP_AU(bfes, 32, OP_BFES) STAMP_AU(bfes, 64, OP_BFES)
 
-/* bfi ("bfi"): f = b with the low nb bits of a inserted at pos = c & 0xff,
- * nb = min(d & 0xff, W - pos) (0 when pos >= W). The fourth source is v[0]. */
-#define STAMP_BFI(W) \
+/* bfi ("bfi"): f = b with the low nb bits of a inserted at pos = c, nb =
+ * min(len = d, W - pos) (0 when pos >= W); pos and len masked with PMASK as
+ * for bfe (0xff for .b32; whole values for .b64, as an H100 does). The fourth
+ * source is v[0]. */
+#define STAMP_BFI(W, PMASK) \
     static int h_bfi_##W(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
     { \
         RT##W *d = w->RF##W[in->d]; \
         const RT##W *ra = w->RF##W[in->a], *rb = w->RF##W[in->b]; \
         const uint32_t *rc = w->r32[in->c], *rl = w->r32[in->v[0]]; \
         EMU_EACH(l) { \
-            uint32_t pos = rc[l] & 0xFFu, len = rl[l] & 0xFFu; \
+            uint32_t pos = rc[l] & (PMASK), len = rl[l] & (PMASK); \
             uint32_t nb = pos >= (W) ? 0 : len < (W) - pos ? len : (W) - pos, sh = pos & ((W) - 1); \
             RT##W msk = LOWMASK(W, nb) << sh; \
             PUT##W(d, m, l, (rb[l] & ~msk) | ((ra[l] << sh) & msk)); \
         } \
         return EMU_CONTINUE; \
     }
-STAMP_BFI(32) STAMP_BFI(64)
+STAMP_BFI(32, 0xFFu) STAMP_BFI(64, 0xFFFFFFFFu)
 
 /* bmsk ("bmsk"): a mask of b bits starting at bit a; .wrap takes both modulo
  * 32, .clamp makes a >= 32 give 0 and b >= 32 run to the msb. */

@@ -118,7 +118,9 @@ static inline emu_mask combine(const struct emu_warp *w, const struct emu_inst *
 }
 
 /* setp: p and the optional q (in->e) get BoolOp(t, c) and BoolOp(!t, c); for
- * packed pairs p gets the low half's result and q the high half's. */
+ * packed pairs p gets the low half's result and q the high half's. ptxas
+ * also takes packed setp with p alone: an H100 then gives p the low half's
+ * result (cmp_h16 edge kernel). */
 #define STAMP_SETP(kind) \
     static int h_setp_##kind(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
     { \
@@ -370,8 +372,6 @@ static enum emu_sel sel_compare(struct emu_decoder *dc, const struct ptx_instr *
         return emu_dec_unsupported(dc, "wrong operand count");
     if (q && !setp)
         return emu_dec_unsupported(dc, "set has one destination");
-    if (setp && packed && !q)
-        return emu_dec_unsupported(dc, "setp on f16x2/bf16x2 with a single destination is not supported");
 
     out->sub = (uint8_t)cc;
     out->sub2 = (uint8_t)bc;

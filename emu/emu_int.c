@@ -264,23 +264,21 @@ STAMP_TER(mad24hisat, s32, OP_MAD24HISAT)
 
 /* ---- div / rem --------------------------------------------------------------------
  * No trapping C division ever runs: a zero divisor is replaced by 1 and the
- * result chosen afterwards. What a GPU gives (the division is a software
- * sequence on magnitudes, then the sign is fixed, recorded in tests/edge/int):
- *   unsigned x / 0 = all ones,  x % 0 = x;
- *   signed   x / 0 = -1 for x >= 0 and 1 for x < 0,  x % 0 = x;
- *   MIN / -1 = MIN,  MIN % -1 = 0 (the magnitudes simply wrap).
- * Signed forms therefore divide magnitudes and negate, as the GPU does; for
- * 16-bit types the extended 32-bit values are divided and the result narrowed. */
+ * result chosen afterwards. What an H100 gives (int_div edge kernel):
+ *   x / 0 = all ones and x % 0 = all ones, signed and unsigned alike;
+ *   MIN / -1 = MIN and MIN % -1 = 0 (the magnitudes simply wrap).
+ * Signed forms divide magnitudes and fix the sign (quotient: negative when
+ * the signs differ; remainder: the dividend's sign); 16-bit types divide the
+ * extended 32-bit values and narrow the result. */
 #define SAFE(b) ((b) + ((b) == 0))
 #define MAG(T, v) ((CT_##T)(v) < 0 ? (UT_##T)0 - (v) : (v))
-#define UQUO(T, a, b) ((b) == 0 ? ~(UT_##T)0 : (a) / SAFE(b))
-#define UREM(T, a, b) ((b) == 0 ? (a) : (a) % SAFE(b))
-#define OP_DIVU(T, a, b) UQUO(T, a, b)
-#define OP_REMU(T, a, b) UREM(T, a, b)
+#define NEG_IF(T, c, v) ((c) ? (UT_##T)0 - (v) : (v))
+#define OP_DIVU(T, a, b) ((b) == 0 ? ~(UT_##T)0 : (a) / SAFE(b))
+#define OP_REMU(T, a, b) ((b) == 0 ? ~(UT_##T)0 : (a) % SAFE(b))
 #define OP_DIVS(T, a, b) \
-    (((CT_##T)((a) ^ (b)) < 0) ? (UT_##T)0 - UQUO(T, MAG(T, a), MAG(T, b)) : UQUO(T, MAG(T, a), MAG(T, b)))
+    ((b) == 0 ? ~(UT_##T)0 : NEG_IF(T, (CT_##T)((a) ^ (b)) < 0, MAG(T, a) / SAFE(MAG(T, b))))
 #define OP_REMS(T, a, b) \
-    (((CT_##T)(a) < 0) ? (UT_##T)0 - UREM(T, MAG(T, a), MAG(T, b)) : UREM(T, MAG(T, a), MAG(T, b)))
+    ((b) == 0 ? ~(UT_##T)0 : NEG_IF(T, (CT_##T)(a) < 0, MAG(T, a) % SAFE(MAG(T, b))))
 STAMP_DIV(div, u16, OP_DIVU) STAMP_DIV(div, u32, OP_DIVU) STAMP_DIV(div, u64, OP_DIVU)
 STAMP_DIV(div, s16, OP_DIVS) STAMP_DIV(div, s32, OP_DIVS) STAMP_DIV(div, s64, OP_DIVS)
 STAMP_DIV(rem, u16, OP_REMU) STAMP_DIV(rem, u32, OP_REMU) STAMP_DIV(rem, u64, OP_REMU)
@@ -318,97 +316,65 @@ STAMP_X2(max, u16, P16_MAX) STAMP_X2(max, s16, P16_MAX)
 STAMP_X2(minrelu, s16, P16_MINRELU) STAMP_X2(maxrelu, s16, P16_MAXRELU)
 
 /* ---- The carry chain ("Extended-Precision Integer Arithmetic Instructions") ---------
- * w->cc[l] holds lane l's CC.CF. add.cc/addc treat it as a carry, sub.cc/subc
- * as a borrow (subc: d = a - (b + CF)); madc adds it like addc. Whether the
- * GPU keeps one flag for both (so sub.cc then addc adds the borrow) is
- * recorded by the cc_mix edge kernel. Signed types produce the same bits.
- * CIN/COUT select the variants: carry-in read or 0, carry-out written or not. */
-#define CC_RD(w, l, CIN) ((CIN) ? (w)->cc[l] & 1u : 0u)
-#define STAMP_CARRY32(name, CIN, COUT, EXPR) \
+ * w->cc[l] holds lane l's CC.CF as the GPU keeps it: every form is one
+ * addition x + y + cin whose carry-out becomes the flag. Subtraction adds
+ * the complement, a + ~b + 1 for sub.cc and a + ~b + CF for subc, so after a
+ * subtraction the flag is NOT borrow; the PTX reading d = a - (b + CF) of
+ * subc follows. An H100 confirms it (int_carry edge kernel: addc after
+ * sub.cc adds 1 when nothing was borrowed, subc after add.cc subtracts 1
+ * when nothing was carried). Signed types produce the same bits.
+ *   X, Y: the addends from a, b, c;  CIN: 0, 1 or CF;  COUT: write the flag. */
+#define CIN_0(w, l) 0u
+#define CIN_1(w, l) 1u
+#define CIN_CF(w, l) ((w)->cc[l] & 1u)
+#define STAMP_CARRY32(name, CIN, COUT, X, Y) \
     static int h_##name##_32(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
     { \
         uint32_t *d = w->r32[in->d]; \
         const uint32_t *ra = w->r32[in->a], *rb = w->r32[in->b], *rc = w->r32[in->c]; \
         EMU_EACH(l) { \
-            uint64_t a = ra[l], b = rb[l], c = rc[l], ci = CC_RD(w, l, CIN); \
-            uint64_t s = (EXPR); \
+            uint32_t a = ra[l], b = rb[l], c = rc[l]; \
+            uint64_t s = (uint64_t)(uint32_t)(X) + (uint32_t)(Y) + CIN(w, l); \
             (void)c; \
             EMU_PUT32(d, m, l, (uint32_t)s); \
-            if (COUT) EMU_PUT32(w->cc, m, l, (uint32_t)(s >> 32) & 1u); \
+            if (COUT) \
+                EMU_PUT32(w->cc, m, l, (uint32_t)(s >> 32)); \
         } \
         return EMU_CONTINUE; \
     }
-/* 32-bit: the sum or difference is formed in 64 bits; bit 32 is the flag (a
- * negative difference has all its high bits set). ci is 0 without carry-in. */
-STAMP_CARRY32(addcc, 0, 1, a + b + ci)
-STAMP_CARRY32(addc, 1, 0, a + b + ci)
-STAMP_CARRY32(addccc, 1, 1, a + b + ci)
-STAMP_CARRY32(subcc, 0, 1, a - b - ci)
-STAMP_CARRY32(subc, 1, 0, a - b - ci)
-STAMP_CARRY32(subccc, 1, 1, a - b - ci)
-STAMP_CARRY32(madlocc, 0, 1, (uint32_t)(a * b) + c + ci)
-STAMP_CARRY32(madclo, 1, 0, (uint32_t)(a * b) + c + ci)
-STAMP_CARRY32(madclocc, 1, 1, (uint32_t)(a * b) + c + ci)
-STAMP_CARRY32(madhiccu, 0, 1, (uint64_t)HI_u32(a, b) + c + ci)
-STAMP_CARRY32(madhiccs, 0, 1, (uint64_t)HI_s32(a, b) + c + ci)
-STAMP_CARRY32(madchiu, 1, 0, (uint64_t)HI_u32(a, b) + c + ci)
-STAMP_CARRY32(madchis, 1, 0, (uint64_t)HI_s32(a, b) + c + ci)
-STAMP_CARRY32(madchiccu, 1, 1, (uint64_t)HI_u32(a, b) + c + ci)
-STAMP_CARRY32(madchiccs, 1, 1, (uint64_t)HI_s32(a, b) + c + ci)
-
-/* 64-bit: PROD gives the addend taken from a and b (a itself for add/sub);
- * SUB selects subtraction with borrow. */
-#define STAMP_CARRY64(name, CIN, COUT, SUB, PROD) \
+#define STAMP_CARRY64(name, CIN, COUT, X, Y) \
     static int h_##name##_64(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
     { \
         uint64_t *d = w->r64[in->d]; \
         const uint64_t *ra = w->r64[in->a], *rb = w->r64[in->b], *rc = w->r64[in->c]; \
         EMU_EACH(l) { \
-            uint64_t a = ra[l], b = rb[l], c = rc[l], ci = CC_RD(w, l, CIN); \
-            uint64_t x = (PROD), y = (SUB) ? b : c; \
-            uint64_t s1 = (SUB) ? x - y : x + y; \
-            uint64_t f1 = (SUB) ? x < y : s1 < x; \
-            uint64_t s = (SUB) ? s1 - ci : s1 + ci; \
-            uint64_t f2 = (SUB) ? s1 < ci : s < s1; \
+            uint64_t a = ra[l], b = rb[l], c = rc[l], x = (X), y = (Y); \
+            uint64_t s1 = x + y, s = s1 + CIN(w, l); \
             (void)c; \
             EMU_PUT64(d, m, l, s); \
-            if (COUT) EMU_PUT32(w->cc, m, l, (uint32_t)(f1 | f2)); \
+            if (COUT) \
+                EMU_PUT32(w->cc, m, l, (uint32_t)((s1 < x) | (s < s1))); \
         } \
         return EMU_CONTINUE; \
     }
-/* For add/sub the "product" is a and the addend is b: x + y with y = c would be
- * wrong, so add/sub pass c = b through the PROD/SUB convention below. */
-#define STAMP_ADD64(name, CIN, COUT, SUB) \
-    static int h_##name##_64(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
-    { \
-        uint64_t *d = w->r64[in->d]; \
-        const uint64_t *ra = w->r64[in->a], *rb = w->r64[in->b]; \
-        EMU_EACH(l) { \
-            uint64_t x = ra[l], y = rb[l], ci = CC_RD(w, l, CIN); \
-            uint64_t s1 = (SUB) ? x - y : x + y; \
-            uint64_t f1 = (SUB) ? x < y : s1 < x; \
-            uint64_t s = (SUB) ? s1 - ci : s1 + ci; \
-            uint64_t f2 = (SUB) ? s1 < ci : s < s1; \
-            EMU_PUT64(d, m, l, s); \
-            if (COUT) EMU_PUT32(w->cc, m, l, (uint32_t)(f1 | f2)); \
-        } \
-        return EMU_CONTINUE; \
-    }
-STAMP_ADD64(addcc, 0, 1, 0)
-STAMP_ADD64(addc, 1, 0, 0)
-STAMP_ADD64(addccc, 1, 1, 0)
-STAMP_ADD64(subcc, 0, 1, 1)
-STAMP_ADD64(subc, 1, 0, 1)
-STAMP_ADD64(subccc, 1, 1, 1)
-STAMP_CARRY64(madlocc, 0, 1, 0, a * b)
-STAMP_CARRY64(madclo, 1, 0, 0, a * b)
-STAMP_CARRY64(madclocc, 1, 1, 0, a * b)
-STAMP_CARRY64(madhiccu, 0, 1, 0, HI_u64(a, b))
-STAMP_CARRY64(madhiccs, 0, 1, 0, HI_s64(a, b))
-STAMP_CARRY64(madchiu, 1, 0, 0, HI_u64(a, b))
-STAMP_CARRY64(madchis, 1, 0, 0, HI_s64(a, b))
-STAMP_CARRY64(madchiccu, 1, 1, 0, HI_u64(a, b))
-STAMP_CARRY64(madchiccs, 1, 1, 0, HI_s64(a, b))
+/* Both widths of one form: X32 and X64 are the first addend at each width. */
+#define STAMP_CARRY(name, CIN, COUT, X32, X64, Y) \
+    STAMP_CARRY32(name, CIN, COUT, X32, Y) STAMP_CARRY64(name, CIN, COUT, X64, Y)
+STAMP_CARRY(addcc, CIN_0, 1, a, a, b)
+STAMP_CARRY(addc, CIN_CF, 0, a, a, b)
+STAMP_CARRY(addccc, CIN_CF, 1, a, a, b)
+STAMP_CARRY(subcc, CIN_1, 1, a, a, ~b)
+STAMP_CARRY(subc, CIN_CF, 0, a, a, ~b)
+STAMP_CARRY(subccc, CIN_CF, 1, a, a, ~b)
+STAMP_CARRY(madlocc, CIN_0, 1, a * b, a * b, c)
+STAMP_CARRY(madclo, CIN_CF, 0, a * b, a * b, c)
+STAMP_CARRY(madclocc, CIN_CF, 1, a * b, a * b, c)
+STAMP_CARRY(madhiccu, CIN_0, 1, HI_u32(a, b), HI_u64(a, b), c)
+STAMP_CARRY(madhiccs, CIN_0, 1, HI_s32(a, b), HI_s64(a, b), c)
+STAMP_CARRY(madchiu, CIN_CF, 0, HI_u32(a, b), HI_u64(a, b), c)
+STAMP_CARRY(madchis, CIN_CF, 0, HI_s32(a, b), HI_s64(a, b), c)
+STAMP_CARRY(madchiccu, CIN_CF, 1, HI_u32(a, b), HI_u64(a, b), c)
+STAMP_CARRY(madchiccs, CIN_CF, 1, HI_s32(a, b), HI_s64(a, b), c)
 
 /* ---- Selection ------------------------------------------------------------------ */
 
