@@ -12,3 +12,6 @@ tests_unit_check_loom_SOURCES += tests/unit/check_emu_host.c
 tests_unit_check_loom_SOURCES += tests/unit/check_ptx.c
 TESTS += tests/ptx/run-bad.sh
 EXTRA_DIST += tests/ptx/run-bad.sh tests/ptx/bad tests/ptx/good
+# cli/loom_cmd_run.c: argument errors (golden messages) and valid runs
+TESTS += tests/cli/run-args.sh
+EXTRA_DIST += tests/cli

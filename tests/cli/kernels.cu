@@ -1,0 +1,61 @@
+// kernels.cu -- source of the PTX files used by run-args.sh (nvcc -arch=sm_80 -ptx).
+#include <cstdio>
+
+// one.ptx: a module with a single kernel.
+#ifdef ONE
+extern "C" __global__ void scale(unsigned *out, const unsigned *in, unsigned a, unsigned n)
+{
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = a * in[i];
+}
+#endif
+
+#ifdef TWO
+// two.ptx: several kernels, every scalar type, a structure by value, printf and a fault.
+extern "C" __global__ void add_u32(unsigned *c, const unsigned *a, const unsigned *b, unsigned n)
+{
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        c[i] = a[i] + b[i];
+}
+
+// Writes the raw bytes of every scalar argument, packed, to out (42 bytes).
+extern "C" __global__ void scalars(unsigned char *out, signed char s8, short s16, int s32, long long s64,
+                                   unsigned char u8, unsigned short u16, unsigned u32, unsigned long long u64,
+                                   float f32, double f64)
+{
+    unsigned char *p = out;
+    memcpy(p, &s8, 1); p += 1;
+    memcpy(p, &s16, 2); p += 2;
+    memcpy(p, &s32, 4); p += 4;
+    memcpy(p, &s64, 8); p += 8;
+    memcpy(p, &u8, 1); p += 1;
+    memcpy(p, &u16, 2); p += 2;
+    memcpy(p, &u32, 4); p += 4;
+    memcpy(p, &u64, 8); p += 8;
+    memcpy(p, &f32, 4); p += 4;
+    memcpy(p, &f64, 8);
+}
+
+struct pair { int a; float b; double c; };
+extern "C" __global__ void bystruct(pair s, unsigned char *out)
+{
+    memcpy(out, &s, sizeof s);
+}
+
+extern "C" __global__ void hello(int n)
+{
+    printf("hello from thread %d of %d: %5.2f %s\n", (int)threadIdx.x, n, 1.5, "ok");
+}
+
+extern "C" __global__ void oob(int *p)
+{
+    p[threadIdx.x + 1000000] = 1;
+}
+#endif
+
+#ifdef NOENTRY
+// noentry.ptx: a module with no kernel.
+extern "C" __device__ int twice(int x) { return 2 * x; }
+#endif
