@@ -743,7 +743,7 @@ def ptx(k):
     L.append(".visible .entry %s(\n%s\n)" % (k.name, ",\n".join(params)))
     L += ["{",
           "    .reg .pred %pa, %pb, %pc, %pz, %p<4>;",
-          "    .reg .b16 %a16, %b16, %c16, %h<4>;",
+          "    .reg .b16 %a16, %b16, %c16, %ah16, %bh16, %ch16, %h<4>;",
           "    .reg .b32 %a32, %b32, %c32, %ah32, %bh32, %ch32, %t<4>, %i, %r<4>;",
           "    .reg .b64 %a64, %b64, %c64, %w<4>, %base, %addr, %off2, %off4, %off8;",
           "    mov.u32 %r0, %ctaid.x;",
@@ -761,7 +761,7 @@ def ptx(k):
               "    add.s64 %addr, %base, %off8;",
               "    ld.global.u64 %%%s64, [%%addr];" % x,
               "    mov.b64 {%%%s32, %%%sh32}, %%%s64;" % (x, x, x),
-              "    cvt.u16.u64 %%%s16, %%%s64;" % (x, x)]
+              "    mov.b32 {%%%s16, %%%sh16}, %%%s32;" % (x, x, x)]
     for n, p in ((1, "%pa"), (2, "%pb"), (4, "%pc")):
         L += ["    and.b32 %%r3, %%c32, %d;" % n, "    setp.ne.b32 %s, %%r3, 0;" % p]
     for idx, (fname, lines, res, kind, _) in enumerate(k.forms):
