@@ -367,6 +367,16 @@ static void ptx_check_instr(struct ptx_checker *c)
         }
     }
 
+    /* ld/st .vN move exactly N values. */
+    if ((in->op == PTX_OP_LD || in->op == PTX_OP_LDU || in->op == PTX_OP_ST) && in->vec > 1 && in->nops >= 2) {
+        const struct ptx_operand *data = &in->ops[in->op == PTX_OP_ST ? 1 : 0];
+        if (data->kind != PTX_OPND_VEC)
+            ptx_cerr(c, data->loc, "'%s' needs a vector operand of %u elements", c->name, in->vec);
+        else if (data->nelems != in->vec)
+            ptx_cerr(c, data->loc, "vector operand of '%s' has %u elements, expected %u", c->name,
+                     data->nelems, in->vec);
+    }
+
     /* State spaces of named variables used as addresses. */
     if ((in->op == PTX_OP_LD || in->op == PTX_OP_LDU || in->op == PTX_OP_ST || in->op == PTX_OP_ATOM ||
          in->op == PTX_OP_RED || in->op == PTX_OP_PREFETCH || in->op == PTX_OP_CVTA) &&

@@ -107,6 +107,7 @@ struct ptx_reg {
     const char *name;        /* interned */
     enum ptx_type type;
     uint32_t decl_line;
+    uint8_t vec;             /* 1, or 2/4 for ".reg .v4 .f32 %v" (components as %v.x ...) */
 };
 
 enum ptx_operand_kind {

@@ -838,6 +838,7 @@ static bool ptx_parse_declarators(struct ptx_parser *ps, enum ptx_space space, e
                 struct ptx_reg *r = ptx_vec_push(&ps->regs);
                 r->name = ptx_name(ps, rid);
                 r->type = a->type;
+                r->vec = a->vec;
                 r->decl_line = loc.line;
                 if (!ptx_bind_name(ps, rid, (int32_t)ps->regs.n, NULL)) {
                     ptx_error_at(ps, loc.line, loc.col, "redefinition of '%s'", r->name);
