@@ -291,7 +291,7 @@ extern "C" __global__ void elect_mask(unsigned *out)
 {
     unsigned n = gridDim.x * blockDim.x, i = blockIdx.x * blockDim.x + threadIdx.x, lane = laneid(), k = 0;
     ELECT(FULL);
-    if (lane >= 5 && lane != 9) {
+    if ((1u << lane) & 0xFFFFFDE0u) {          /* one branch: lanes 5..31 but 9 */
         ELECT(__activemask());
     } else {
         ELECT(0x21Fu);
