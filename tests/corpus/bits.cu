@@ -40,7 +40,7 @@ extern "C" __global__ void bits_count(const unsigned *a, const unsigned long lon
     out64[n + i] = (unsigned long long)__popc(x) << 32 | (unsigned)__clzll(~y);
 }
 
-// K = 21 slots, u32.
+// K = 20 slots, u32.
 extern "C" __global__ void bits_perm(const unsigned *a, const unsigned *b, const unsigned *c,
                                      unsigned *out, int n)
 {
@@ -79,7 +79,7 @@ extern "C" __global__ void bits_perm(const unsigned *a, const unsigned *b, const
 }
 
 // bfe/bfi with positions and lengths from data (including past the width), lop3 with a set of
-// truth tables, bmsk and szext (sm_70+). K = 23 slots of u32 in out, 4 of u64 in out64.
+// truth tables, bmsk and szext (sm_70+). K = 22 slots of u32 in out, 4 of u64 in out64.
 extern "C" __global__ void bits_field(const unsigned *a, const unsigned *b, const unsigned *c,
                                       const unsigned long long *d, unsigned *out,
                                       unsigned long long *out64, int n)

@@ -44,6 +44,7 @@ def dims(text):
 
 
 def check_line(folder, line, cache, errors, names):
+    line = line.split('#', 1)[0]          # a trailing comment, e.g. "# approx f32 ulp=2"
     name, _, rest = line.partition(':')
     name = name.strip()
     where = '%s: %s' % (folder, name)

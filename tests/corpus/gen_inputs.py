@@ -178,9 +178,9 @@ def rand_bf16(rng):
 
 
 def rand_range_f32(rng):
-    """For the approximate functions: mostly [-20, 20], some wide magnitudes."""
+    """For the approximate functions: mostly [-20, 20], some magnitudes from 2^-20 to 2^8."""
     if rng.below(4) == 0:
-        exp = 127 - 20 + rng.below(40)
+        exp = 127 - 20 + rng.below(28)
         return (rng.below(2) << 31) | (exp << 23) | rng.below(1 << 23)
     return f32_bits((rng.u32() / 2**32) * 40.0 - 20.0)
 
@@ -217,6 +217,9 @@ def main():
                0x3F800000, 0xBF800000, 0x40000000, 0x3F000000, 0x40490FDB, 0xC0490FDB]
     write(outdir, 'f32_range.bin', 'I',
           special + [rand_range_f32(rng) for _ in range(N - len(special))])
+    rng = Lcg(78)
+    write(outdir, 'f32_range2.bin', 'I',
+          special[::-1] + [rand_range_f32(rng) for _ in range(N - len(special))])
 
     # Plain finite floats in [-1, 1) with full mantissas, for sums whose rounding matters.
     rng = Lcg(55)
