@@ -16,9 +16,11 @@ enum warp_shfl_mode { WARP_SHFL_UP, WARP_SHFL_DOWN, WARP_SHFL_BFLY, WARP_SHFL_ID
 /* ---- Member masks ---------------------------------------------------------
  * A .sync instruction names, per lane, the lanes that take part with it. In
  * Loom's lockstep model the lanes of the member mask that exist and have not
- * exited must all be executing this instruction now (in m): otherwise a real
- * GPU would wait for them to arrive, which cannot happen here for well-formed
- * code, so it is reported as a fault. Exited lanes and lanes past the end of a
+ * exited must all be executing this instruction now (in m, guard applied);
+ * otherwise it is reported as a fault naming the missing lanes. A GPU would
+ * make them wait for each other instead: with the PDOM stack that matters for a
+ * block reached along several divergent paths (the else block of `a && b`),
+ * whose lanes arrive separately. Exited lanes and lanes past the end of a
  * partial warp are treated as absent (on the GPU, naming exited lanes is
  * undefined behaviour). The legacy forms (no .sync) take the executing lanes as
  * their member mask. warp_members() fills out_part[l] with the lanes that take
