@@ -169,6 +169,7 @@ static int read_container(const uint8_t *base, size_t max_len, size_t pos, unsig
 
     struct cand best = { 0 };
     bool have = false;
+    unsigned min_isa = ~0u;
     const uint8_t *e = c + hs, *end = c + hs + body;
     while (e < end) {
         size_t left = (size_t)(end - e);
@@ -197,6 +198,8 @@ static int read_container(const uint8_t *base, size_t max_len, size_t pos, unsig
                         k.flags & RT_FATBIN_FLAG_ZSTD ? "zstd" : k.flags & RT_FATBIN_FLAG_LZ4 ? "lz4" : "raw");
             if (!have || cand_better(&k, &best, o))
                 best = k;
+            if (k.isa < min_isa)
+                min_isa = k.isa;
             have = true;
         } else if (kind == RT_FATBIN_KIND_ELF) {
             out->elf_entries++;
@@ -209,8 +212,8 @@ static int read_container(const uint8_t *base, size_t max_len, size_t pos, unsig
         return RT_FATBIN_OK;
     if (o->max_isa && best.isa > o->max_isa)
         return fail(out, RT_FATBIN_NO_SUITABLE,
-                    "the program's PTX is ISA %u.%u; Loom reads up to %u.%u (rebuild with an older CUDA or -arch=compute_XX)",
-                    best.isa / 10, best.isa % 10, o->max_isa / 10, o->max_isa % 10);
+                    "the program's PTX is ISA %u.%u or newer; Loom reads PTX up to ISA %u.%u (rebuild it with an older CUDA)",
+                    min_isa / 10, min_isa % 10, o->max_isa / 10, o->max_isa % 10);
     struct rt_fatbin_ptx p = { .isa = best.isa, .arch = best.arch, .flags = best.flags,
                                .offset = (size_t)(best.hdr - base), .container = index };
     int st = cand_text(&best, out, &p.text, &p.len);

@@ -96,6 +96,8 @@ cudaError_t rt_init(void);
 cudaError_t rt_enter(void);
 /* Maps a Loom status to the CUDA error the real runtime gives in that situation. */
 cudaError_t rt_error_from_status(enum loom_status s);
+/* Kernel faults are the statuses that leave the device unusable until reset. */
+bool rt_is_fault(enum loom_status s);
 /* Turns a Loom status into a CUDA error; a kernel fault becomes sticky and is reported. */
 cudaError_t rt_check(enum loom_status s);
 /* Records e as the thread's last error (unless success), traces the call under

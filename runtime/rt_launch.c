@@ -63,6 +63,10 @@ cudaError_t rt_launch(const void *func, dim3 grid, dim3 block, void **args, size
         if (s != LOOM_OK && rt.log)
             rt_log("%s", loom_device_error(rt.dev));
         e = rt_check(s);
+        /* a fault inside the kernel is an asynchronous error: the launch itself
+         * succeeded, later calls report the (sticky) fault */
+        if (rt_is_fault(s))
+            e = cudaSuccess;
     }
     return rt_return(e, "%s(%s, grid (%u,%u,%u), block (%u,%u,%u), shared %zu, stream %p)", api,
                      f ? f->device_name : "?", grid.x, grid.y, grid.z, block.x, block.y, block.z, shared,

@@ -97,9 +97,6 @@ static void init_device(void)
     cfg.deterministic = env_flag("LOOM_DETERMINISTIC");
     cfg.no_check = env_flag("LOOM_NO_CHECK");
     cfg.stats = rt.stats = env_flag("LOOM_STATS");
-    const char *preset = getenv("LOOM_PRESET");
-    if (preset && *preset)
-        cfg.preset = preset;
     const char *t = getenv("LOOM_TIMEOUT");
     if (t && *t)
         cfg.timeout_s = strtod(t, NULL);
@@ -147,8 +144,7 @@ cudaError_t rt_error_from_status(enum loom_status s)
     }
 }
 
-/* Kernel faults are the statuses that leave the device unusable until reset. */
-static bool is_fault(enum loom_status s)
+bool rt_is_fault(enum loom_status s)
 {
     switch (s) {
     case LOOM_ERR_ILLEGAL_ADDRESS: case LOOM_ERR_MISALIGNED: case LOOM_ERR_TRAP: case LOOM_ERR_ASSERT:
@@ -187,7 +183,7 @@ cudaError_t rt_check(enum loom_status s)
 {
     if (s == LOOM_OK)
         return cudaSuccess;
-    if (is_fault(s) || loom_device_sticky_error(rt.dev) != LOOM_OK) {
+    if (rt_is_fault(s) || loom_device_sticky_error(rt.dev) != LOOM_OK) {
         cudaError_t e = sticky();
         if (e != cudaSuccess)
             return e;

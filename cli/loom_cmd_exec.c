@@ -1,0 +1,288 @@
+/* loom_cmd_exec.c -- `loom exec [OPTIONS] PROGRAM [ARGS...]`: runs an unmodified CUDA program
+ * with Loom's libcudart.so.13 found first (build tree or installed), options passed as LOOM_*. */
+#define _GNU_SOURCE
+#include "config.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/loom_cli.h"
+#include "runtime/rt_paths.h"
+
+#define RUNTIME_SONAME "libcudart.so.13"
+
+static void usage(FILE *out)
+{
+    fputs("usage: loom exec [--workers N] [--stats] [--deterministic] [--no-check]\n"
+          "                 [--device PRESET] [--timeout S] PROGRAM [ARGS...]\n"
+          "(loom help exec describes the options)\n", out);
+}
+
+static bool file_exists(const char *dir, const char *name)
+{
+    char path[PATH_MAX];
+    if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path)
+        return false;
+    return access(path, R_OK) == 0;
+}
+
+/* Where the stand-in and libloom live: the build tree when this `loom` was
+ * built there and not installed (libtool keeps shared libraries in .libs),
+ * else the installation directories. LOOM_RUNTIME_DIR overrides both. */
+static bool find_runtime(char *rt_dir, char *lib_dir, size_t size)
+{
+    const char *env = getenv("LOOM_RUNTIME_DIR");
+    if (env && *env) {
+        snprintf(rt_dir, size, "%s", env);
+        snprintf(lib_dir, size, "%s", env);
+        return file_exists(rt_dir, RUNTIME_SONAME);
+    }
+    char exe[PATH_MAX], build[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    const char *b = realpath(LOOM_BUILDDIR, build);
+    if (n > 0 && b) {
+        exe[n] = '\0';
+        size_t bl = strlen(build);
+        if (strncmp(exe, build, bl) == 0 && exe[bl] == '/') {
+            if (snprintf(rt_dir, size, "%s/runtime/.libs", build) < (int)size &&
+                snprintf(lib_dir, size, "%s/.libs", build) < (int)size && file_exists(rt_dir, RUNTIME_SONAME))
+                return true;
+        }
+    }
+    snprintf(rt_dir, size, "%s", LOOM_PKGLIBDIR);
+    snprintf(lib_dir, size, "%s", LOOM_LIBDIR);
+    return file_exists(rt_dir, RUNTIME_SONAME);
+}
+
+/* Dynamic-section facts about an ELF64 program, read without loading it. */
+struct elf_facts {
+    bool elf;                   /* an ELF64 file that could be read */
+    bool needs_cudart;          /* DT_NEEDED libcudart.so.13 */
+    bool has_rpath;             /* DT_RPATH: searched before LD_LIBRARY_PATH */
+    bool static_cudart;         /* links NVIDIA's runtime statically */
+};
+
+static bool in_file(const char *buf, size_t len, uint64_t off, uint64_t n)
+{
+    return off <= len && n <= len - off;
+}
+
+/* Maps a virtual address to a file offset through the PT_LOAD headers. */
+static bool vaddr_to_offset(const char *buf, size_t len, const Elf64_Ehdr *eh, uint64_t va, uint64_t *out)
+{
+    for (unsigned i = 0; i < eh->e_phnum; i++) {
+        Elf64_Phdr ph;
+        uint64_t at = eh->e_phoff + (uint64_t)i * sizeof ph;
+        if (!in_file(buf, len, at, sizeof ph))
+            return false;
+        memcpy(&ph, buf + at, sizeof ph);
+        if (ph.p_type == PT_LOAD && va >= ph.p_vaddr && va < ph.p_vaddr + ph.p_filesz) {
+            *out = ph.p_offset + (va - ph.p_vaddr);
+            return true;
+        }
+    }
+    return false;
+}
+
+static void read_dynamic(const char *buf, size_t len, struct elf_facts *f)
+{
+    Elf64_Ehdr eh;
+    if (len < sizeof eh || memcmp(buf, ELFMAG, SELFMAG) != 0 || buf[EI_CLASS] != ELFCLASS64)
+        return;
+    memcpy(&eh, buf, sizeof eh);
+    f->elf = true;
+    f->static_cudart = memmem(buf, len, "cudart_static", 13) != NULL ||
+                       memmem(buf, len, "libcuda.so.1", 12) != NULL;
+    for (unsigned i = 0; i < eh.e_phnum; i++) {
+        Elf64_Phdr ph;
+        uint64_t at = eh.e_phoff + (uint64_t)i * sizeof ph;
+        if (!in_file(buf, len, at, sizeof ph))
+            return;
+        memcpy(&ph, buf + at, sizeof ph);
+        if (ph.p_type != PT_DYNAMIC || !in_file(buf, len, ph.p_offset, ph.p_filesz))
+            continue;
+        uint64_t strtab = 0, count = ph.p_filesz / sizeof(Elf64_Dyn);
+        for (uint64_t k = 0; k < count; k++) {
+            Elf64_Dyn d;
+            memcpy(&d, buf + ph.p_offset + k * sizeof d, sizeof d);
+            if (d.d_tag == DT_STRTAB && !vaddr_to_offset(buf, len, &eh, d.d_un.d_ptr, &strtab))
+                return;
+            if (d.d_tag == DT_RPATH)
+                f->has_rpath = true;
+        }
+        for (uint64_t k = 0; strtab && k < count; k++) {
+            Elf64_Dyn d;
+            memcpy(&d, buf + ph.p_offset + k * sizeof d, sizeof d);
+            if (d.d_tag != DT_NEEDED || !in_file(buf, len, strtab + d.d_un.d_val, 1))
+                continue;
+            const char *name = buf + strtab + d.d_un.d_val;
+            size_t max = len - (strtab + d.d_un.d_val);
+            if (strnlen(name, max) < max && strcmp(name, RUNTIME_SONAME) == 0)
+                f->needs_cudart = true;
+        }
+    }
+}
+
+/* Finds PROGRAM as execvp would and reads its dynamic section. */
+static struct elf_facts inspect(const char *prog)
+{
+    struct elf_facts f = { 0 };
+    char path[PATH_MAX];
+    const char *p = prog;
+    if (!strchr(prog, '/')) {
+        const char *paths = getenv("PATH");
+        p = NULL;
+        for (const char *s = paths ? paths : "/usr/bin:/bin"; s && *s;) {
+            const char *e = strchr(s, ':');
+            size_t n = e ? (size_t)(e - s) : strlen(s);
+            if (snprintf(path, sizeof path, "%.*s/%s", (int)n, n ? s : ".", prog) < (int)sizeof path &&
+                access(path, X_OK) == 0) {
+                p = path;
+                break;
+            }
+            s = e ? e + 1 : NULL;
+        }
+    }
+    FILE *in = p ? fopen(p, "rb") : NULL;
+    if (!in)
+        return f;
+    char *buf = NULL;
+    size_t len = 0;
+    if (fseek(in, 0, SEEK_END) == 0) {
+        long size = ftell(in);
+        if (size > 0 && size < (1L << 30) && fseek(in, 0, SEEK_SET) == 0 && (buf = malloc((size_t)size)))
+            len = fread(buf, 1, (size_t)size, in);
+    }
+    fclose(in);
+    if (buf)
+        read_dynamic(buf, len, &f);
+    free(buf);
+    return f;
+}
+
+static int set_env(const char *name, const char *value)
+{
+    if (setenv(name, value, 1) != 0) {
+        fprintf(stderr, "loom exec: cannot set %s: %s\n", name, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* Prepends dir to a colon-separated list variable. */
+static int prepend_env(const char *name, const char *dir)
+{
+    const char *old = getenv(name);
+    size_t n = strlen(dir) + (old ? strlen(old) + 1 : 0) + 1;
+    char *v = malloc(n);
+    if (!v)
+        return -1;
+    snprintf(v, n, "%s%s%s", dir, old && *old ? ":" : "", old && *old ? old : "");
+    int rc = set_env(name, v);
+    free(v);
+    return rc;
+}
+
+/* Matches --name VALUE and --name=VALUE; returns the value or NULL. */
+static const char *option_value(int argc, char **argv, int *i, const char *name)
+{
+    size_t n = strlen(name);
+    if (strncmp(argv[*i], name, n) != 0)
+        return NULL;
+    if (argv[*i][n] == '=')
+        return argv[*i] + n + 1;
+    if (argv[*i][n] != '\0')
+        return NULL;
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "loom exec: %s needs a value\n", name);
+        return "";
+    }
+    return argv[++*i];
+}
+
+int loom_cmd_exec(int argc, char **argv)
+{
+    int i = 1;
+    for (; i < argc && argv[i][0] == '-'; i++) {
+        const char *a = argv[i], *v;
+        if (strcmp(a, "--") == 0) {
+            i++;
+            break;
+        }
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            usage(stdout);
+            return 0;
+        }
+        if (strcmp(a, "--stats") == 0) {
+            if (set_env("LOOM_STATS", "1"))
+                return 2;
+        } else if (strcmp(a, "--deterministic") == 0) {
+            if (set_env("LOOM_DETERMINISTIC", "1"))
+                return 2;
+        } else if (strcmp(a, "--no-check") == 0) {
+            if (set_env("LOOM_NO_CHECK", "1"))
+                return 2;
+        } else if ((v = option_value(argc, argv, &i, "--workers"))) {
+            char *end;
+            unsigned long w = strtoul(v, &end, 10);
+            if (!*v || *end || w == 0 || w > 4096) {
+                fprintf(stderr, "loom exec: --workers wants a number from 1 to 4096, not '%s'\n", v);
+                return 2;
+            }
+            if (set_env("LOOM_WORKERS", v))
+                return 2;
+        } else if ((v = option_value(argc, argv, &i, "--device"))) {
+            if (!*v || set_env("LOOM_DEVICE", v))
+                return 2;
+        } else if ((v = option_value(argc, argv, &i, "--timeout"))) {
+            char *end;
+            double t = strtod(v, &end);
+            if (!*v || *end || t <= 0) {
+                fprintf(stderr, "loom exec: --timeout wants a number of seconds, not '%s'\n", v);
+                return 2;
+            }
+            if (set_env("LOOM_TIMEOUT", v))
+                return 2;
+        } else {
+            fprintf(stderr, "loom exec: unknown option '%s'\n", a);
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (i >= argc) {
+        usage(stderr);
+        return 2;
+    }
+    const char *prog = argv[i];
+
+    char rt_dir[PATH_MAX], lib_dir[PATH_MAX];
+    if (!find_runtime(rt_dir, lib_dir, sizeof rt_dir)) {
+        fprintf(stderr, "loom exec: Loom's %s is not in %s (is Loom installed? LOOM_RUNTIME_DIR overrides)\n",
+                RUNTIME_SONAME, rt_dir);
+        return 2;
+    }
+    struct elf_facts f = inspect(prog);
+    if (f.elf && !f.needs_cudart)
+        fprintf(stderr, "loom exec: warning: %s does not load %s%s; Loom runs programs linked with "
+                "'nvcc --cudart shared'\n", prog, RUNTIME_SONAME,
+                f.static_cudart ? " (it links the CUDA runtime statically)" : "");
+    if (prepend_env("LD_LIBRARY_PATH", lib_dir) || prepend_env("LD_LIBRARY_PATH", rt_dir))
+        return 2;
+    if (f.has_rpath) {
+        /* DT_RPATH is searched before LD_LIBRARY_PATH: preload the stand-in so that
+         * the program's libcudart.so.13 resolves to the copy already loaded */
+        char pre[PATH_MAX + 32];
+        if (snprintf(pre, sizeof pre, "%s/%s", rt_dir, RUNTIME_SONAME) >= (int)sizeof pre ||
+            prepend_env("LD_PRELOAD", pre))
+            return 2;
+    }
+    execvp(prog, argv + i);
+    fprintf(stderr, "loom exec: cannot run %s: %s\n", prog, strerror(errno));
+    return errno == ENOENT ? 127 : 126;
+}
