@@ -157,6 +157,18 @@ cmp -s "$tmp/out" expected/hello.stdout || fail "hello: stdout differs: $(cat "$
 grep -q "^loom run: kernel 'hello'" "$tmp/err" || fail "hello: no -v summary"
 grep -q "^loom run: stats: kernel 'hello': 1 launch" "$tmp/err" || fail "hello: no --stats line"
 
+# Device printf through the whole emulator, against the output an H100 printed (runs.txt).
+for spec in "conv 1 in:u8:4=zero" "lanes 32 s32:5"; do
+    set -- $spec
+    count=$((count + 1))
+    "$LOOM" run printf.ptx --kernel "$1" --grid 1 --block "$2" "$3" >"$tmp/out" 2>"$tmp/err" ||
+        fail "printf $1: exit status $?: $(cat "$tmp/err")"
+    cmp -s "$tmp/out" "expected/printf_$1.stdout" || {
+        fail "printf $1: stdout differs from the GPU's"
+        diff "expected/printf_$1.stdout" "$tmp/out" | sed 's/^/    /'
+    }
+done
+
 # --help
 count=$((count + 1))
 "$LOOM" run --help >"$tmp/out" 2>&1 && grep -q "^usage: loom run" "$tmp/out" || fail "--help"
