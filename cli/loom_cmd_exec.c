@@ -13,7 +13,17 @@
 #include <unistd.h>
 
 #include "cli/loom_cli.h"
-#include "runtime/rt_paths.h"
+
+/* Set by the makefile (runtime/local.mk). */
+#ifndef LOOM_PKGLIBDIR
+#define LOOM_PKGLIBDIR "/usr/local/lib/loom"
+#endif
+#ifndef LOOM_LIBDIR
+#define LOOM_LIBDIR "/usr/local/lib"
+#endif
+#ifndef LOOM_BUILDDIR
+#define LOOM_BUILDDIR "/nonexistent"
+#endif
 
 #define RUNTIME_SONAME "libcudart.so.13"
 
