@@ -52,6 +52,7 @@ struct emu_host {
     struct mem_space *mem;
     uint64_t heap_limit;
     uint64_t base, region;      /* the region (0 when not made yet) and its size */
+    uint32_t region_id;         /* its allocation number in mem, to tell it from a successor */
     struct heap_block *blk;
     uint32_t nblk, blk_cap, spare;
     uint32_t bins[HEAP_BINS];
@@ -61,6 +62,7 @@ struct emu_host {
 };
 
 static void heap_drop_metadata(struct emu_host *h);
+static void heap_release_region(struct emu_host *h);
 
 struct emu_host *emu_host_create(FILE *out, uint64_t fifo_bytes, uint64_t heap_bytes, struct mem_space *mem)
 {
@@ -90,13 +92,7 @@ void emu_host_destroy(struct emu_host *h)
     if (!h)
         return;
     emu_host_flush(h);
-    if (h->base) {
-        if (h->mem)
-            mem_free(h->mem, h->base);
-        else
-            free((void *)(uintptr_t)h->base);
-    }
-    heap_drop_metadata(h);
+    heap_release_region(h);
     free(h->fifo);
     if (h->probe[0] >= 0) {
         close(h->probe[0]);
@@ -694,24 +690,40 @@ static uint32_t heap_live_remove(struct emu_host *h, uint64_t off)
     return blk;
 }
 
+/* Whether the region is still the device allocation it was made as: a reset of the
+ * device's memory frees it, and a later allocation may then take the same address. */
+static bool heap_region_live(struct emu_host *h)
+{
+    if (!h->mem)
+        return true;
+    const struct mem_alloc *a = mem_find(h->mem, h->base, h->region);
+    return a && a->id == h->region_id && a->base == h->base;
+}
+
+/* Frees the region when it is still ours, and forgets every block. */
+static void heap_release_region(struct emu_host *h)
+{
+    if (h->base) {
+        if (!h->mem)
+            free((void *)(uintptr_t)h->base);
+        else if (heap_region_live(h))
+            mem_free(h->mem, h->base);
+    }
+    heap_drop_metadata(h);
+}
+
 /* Makes sure a region of heap_limit bytes exists: creates it on first use, replaces it
  * when the limit changed and no block is live, and starts afresh when the device's
  * memory was reset under it. Caller holds heap_lock. */
 static bool heap_ready(struct emu_host *h)
 {
     if (h->base) {
-        bool gone = h->mem && !mem_find(h->mem, h->base, h->region);
-        if (gone) {
+        if (!heap_region_live(h))
             heap_drop_metadata(h);
-        } else if (h->nlive == 0 && h->region != h->heap_limit) {
-            if (h->mem)
-                mem_free(h->mem, h->base);
-            else
-                free((void *)(uintptr_t)h->base);
-            heap_drop_metadata(h);
-        } else {
+        else if (h->nlive == 0 && h->region != h->heap_limit)
+            heap_release_region(h);
+        else
             return true;
-        }
     }
     uint64_t size = (h->heap_limit + HEAP_ALIGN - 1) & ~(uint64_t)(HEAP_ALIGN - 1);
     if (size < HEAP_ALIGN)
@@ -721,6 +733,8 @@ static bool heap_ready(struct emu_host *h)
     if (h->mem) {
         if (mem_alloc(h->mem, size, MEM_HEAP, "device heap", &base) != 0)
             return false;
+        const struct mem_alloc *a = mem_find(h->mem, base, size);
+        h->region_id = a ? a->id : 0;
     } else {
         void *p = aligned_alloc(256, size);
         if (!p)

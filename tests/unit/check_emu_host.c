@@ -597,13 +597,26 @@ START_TEST(heap_limits)
     uint64_t b = emu_host_malloc(c.h, 8192);
     ck_assert(b);
     ck_assert_int_eq(emu_host_free(c.h, b), 0);
-    /* After the device memory is reset under it, the heap starts afresh. */
+    /* After the device memory is reset under it, the heap starts afresh, even when a new
+     * allocation took the old region's address. */
     b = emu_host_malloc(c.h, 100);
     ck_assert(b);
+    ck_assert_ptr_nonnull(mem_find(c.mem, b, 100));
+    uint64_t other;
     mem_reset(c.mem);
+    ck_assert_int_eq(mem_alloc(c.mem, 8192, MEM_DEVICE, NULL, &other), 0);
     uint64_t d = emu_host_malloc(c.h, 100);
     ck_assert(d);
-    ck_assert_ptr_nonnull(mem_find(c.mem, d, 100));
+    const struct mem_alloc *hd = mem_find(c.mem, d, 100);
+    ck_assert_ptr_nonnull(hd);
+    ck_assert(hd->flags & MEM_HEAP);
+    ck_assert(d < other || d >= other + 8192);
+    /* Destroying the host frees its own region only. */
+    mem_reset(c.mem);
+    ck_assert_int_eq(mem_alloc(c.mem, 8192, MEM_DEVICE, NULL, &other), 0);
+    emu_host_destroy(c.h);
+    ck_assert_ptr_nonnull(mem_find(c.mem, other, 8192));
+    c.h = emu_host_create(c.f, 0, 0, c.mem);
     cap_close(&c);
 }
 END_TEST
