@@ -1,6 +1,7 @@
-// Corpus, conversions: float/double to every integer width in every rounding mode (NaN gives 0,
-// out of range saturates), integers to float/double in every rounding mode, double to float
-// rounding, 8/16-bit integer truncation, sign/zero extension and saturation, bit casts.
+// Corpus, conversions: float/double to every integer width in every rounding mode (out of range
+// saturates; NaN gives 0 only for f32 -> 32-bit, the most negative value otherwise, on an H100),
+// integers to float/double in every rounding mode, double to float rounding (NaN payloads kept),
+// 8/16-bit integer truncation, sign/zero extension and saturation, bit casts.
 //
 // Output slot k of element i is out[k * n + i].
 
