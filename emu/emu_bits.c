@@ -87,14 +87,15 @@ static inline uint64_t brev64(uint64_t x)
         EMU_EACH(l) { RT##W a = ra[l], b = rb[l]; PUT##W(d, m, l, NAR##W(OP(W, a, b))); } \
         return EMU_CONTINUE; \
     }
-/* a of the row type, b (and c) u32 rows: shifts, bfe; u32 result rows: popc ... */
+/* a of the row type, b (and c) u32 rows, widened to the row type so that the
+ * lane loop has one element width (shifts, bfe); u32 results: popc ... */
 #define STAMP_AU(name, W, OP) \
     static int h_##name##_##W(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
     { \
         RT##W *d = w->RF##W[in->d]; \
         const RT##W *ra = w->RF##W[in->a]; \
         const uint32_t *rb = w->r32[in->b], *rc = w->r32[in->c]; \
-        EMU_EACH(l) { RT##W a = ra[l]; uint32_t b = rb[l], c = rc[l]; (void)c; PUT##W(d, m, l, NAR##W(OP(W, a, b, c))); } \
+        EMU_EACH(l) { RT##W a = ra[l], b = rb[l], c = rc[l]; (void)c; PUT##W(d, m, l, NAR##W(OP(W, a, b, c))); } \
         return EMU_CONTINUE; \
     }
 #define STAMP_TOU32(name, W, OP) \
@@ -166,9 +167,9 @@ static int h_lop3_32(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
 /* ---- Shifts ("shl", "shr": amounts greater than the width clamp to it) -------------
  * b is an unsigned 32-bit amount; a left or logical shift by >= W gives 0, an
  * arithmetic one fills with the sign. 16-bit values are shifted as 32-bit ones. */
-#define SHAMT(W, b) ((b) < (W) ? (b) : (W))
-#define OP_SHL(W, a, b, c) ((b) >= (W) ? (RT##W)0 : (RT##W)((a) << ((b) & ((W) - 1))))
-#define OP_SHRU(W, a, b, c) ((b) >= (W) ? (RT##W)0 : (RT##W)(NAR##W(a) >> ((b) & ((W) - 1))))
+#define INRANGE(W, b) ((RT##W)0 - (RT##W)((b) < (W)))   /* all ones when b < W */
+#define OP_SHL(W, a, b, c) ((RT##W)((a) << ((b) & ((W) - 1))) & INRANGE(W, b))
+#define OP_SHRU(W, a, b, c) ((RT##W)(NAR##W(a) >> ((b) & ((W) - 1))) & INRANGE(W, b))
 #define SX_16(a) ((int32_t)emu_sx16(a))
 #define SX_32(a) ((int32_t)(a))
 #define SX_64(a) ((int64_t)(a))
@@ -263,10 +264,10 @@ static int h_fns(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
  * len = 256 extracts everything above pos); PMASK is 0xff or all ones. */
 #define LOWMASK(W, n) ((n) >= (W) ? ~(RT##W)0 : (((RT##W)1 << ((n) & ((W) - 1))) - 1))
 #define STAMP_BFE_FIELD(W, PMASK) \
-    static inline RT##W bfe##W(RT##W a, uint32_t b, uint32_t c, bool sgn) \
+    static inline RT##W bfe##W(RT##W a, RT##W b, RT##W c, bool sgn) \
     { \
-        uint32_t pos = b & (PMASK), len = c & (PMASK), p = pos < (W) ? pos : (W); \
-        uint32_t nb = len < (W) - p ? len : (W) - p; \
+        RT##W pos = b & (PMASK), len = c & (PMASK), p = pos < (W) ? pos : (W); \
+        RT##W nb = len < (W) - p ? len : (W) - p; \
         uint64_t top = (uint64_t)pos + len - 1; \
         RT##W msk = LOWMASK(W, nb), sh = p >= (W) ? 0 : a >> (p & ((W) - 1)); \
         RT##W sb = sgn && len ? 0 - ((a >> (top < (W) - 1 ? top : (W) - 1)) & 1) : 0; \

@@ -180,33 +180,48 @@ static const emu_fn set_fns[SK_N] = {
 };
 
 /* ---- selp / slct -------------------------------------------------------------------- */
-#define STAMP_SELP(W, RT, FILE, PUT, NAR) \
+/* The selection is written with lane masks (K), not a conditional: with
+ * baseline SSE2 gcc's cheap cost model vectorises only that form. */
+#define STAMP_SELP(W, RT, FILE, PUT, NAR, K) \
     static int h_selp_##W(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
     { \
         RT *d = w->FILE[in->d]; \
         const RT *ra = w->FILE[in->a], *rb = w->FILE[in->b]; \
         emu_mask c = (in->imm & NEG_C) ? ~w->pred[in->c] : w->pred[in->c]; \
-        EMU_EACH(l) PUT(d, m, l, NAR((c & emu_lane_bit32[l]) ? ra[l] : rb[l])); \
+        EMU_EACH(l) { \
+            RT k = K(c, l); \
+            PUT(d, m, l, NAR((ra[l] & k) | (rb[l] & ~k))); \
+        } \
         return EMU_CONTINUE; \
     }
 #define NAR16(v) ((v) & 0xFFFFu)
 #define NARX(v) (v)
-STAMP_SELP(16, uint32_t, r32, EMU_PUT32, NAR16)
-STAMP_SELP(32, uint32_t, r32, EMU_PUT32, NARX)
-STAMP_SELP(64, uint64_t, r64, EMU_PUT64, NARX)
+STAMP_SELP(16, uint32_t, r32, EMU_PUT32, NAR16, emu_lane_k32)
+STAMP_SELP(32, uint32_t, r32, EMU_PUT32, NARX, emu_lane_k32)
+STAMP_SELP(64, uint64_t, r64, EMU_PUT64, NARX, emu_lane_k64)
 
 /* slct ("slct"): d = c >= 0 ? a : b, c an s32 or an f32 (.ftz: a subnormal c
  * counts as zero, so a negative subnormal selects a; NaN selects b). */
 #define GE0_S32(c) ((int32_t)(c) >= 0)
-#define GE0_F32(c) (emu_f32(c) >= 0.0f)
-#define GE0_F32FTZ(c) (emu_f32(ftz32(c)) >= 0.0f)
+/* c >= 0.0f on the bits (integer operations vectorise everywhere): a zero of
+ * either sign, or a non-negative number that is not NaN. */
+static inline uint32_t ge0_f32(uint32_t c)
+{
+    uint32_t mag = c & 0x7FFFFFFFu;
+    return (uint32_t)(mag == 0) | ((uint32_t)((int32_t)c >= 0) & (uint32_t)(mag <= 0x7F800000u));
+}
+#define GE0_F32(c) ge0_f32(c)
+#define GE0_F32FTZ(c) ge0_f32(ftz32(c))
 #define STAMP_SLCT(name, RT, FILE, PUT, NAR, GE0) \
     static int h_slct_##name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
     { \
         RT *d = w->FILE[in->d]; \
         const RT *ra = w->FILE[in->a], *rb = w->FILE[in->b]; \
         const uint32_t *rc = w->r32[in->c]; \
-        EMU_EACH(l) PUT(d, m, l, NAR(GE0(rc[l]) ? ra[l] : rb[l])); \
+        EMU_EACH(l) { \
+            RT k = (RT)0 - (RT)GE0(rc[l]); \
+            PUT(d, m, l, NAR((ra[l] & k) | (rb[l] & ~k))); \
+        } \
         return EMU_CONTINUE; \
     }
 STAMP_SLCT(16_s32, uint32_t, r32, EMU_PUT32, NAR16, GE0_S32)

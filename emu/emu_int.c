@@ -327,36 +327,25 @@ STAMP_X2(minrelu, s16, P16_MINRELU) STAMP_X2(maxrelu, s16, P16_MAXRELU)
 #define CIN_0(w, l) 0u
 #define CIN_1(w, l) 1u
 #define CIN_CF(w, l) ((w)->cc[l] & 1u)
-#define STAMP_CARRY32(name, CIN, COUT, X, Y) \
-    static int h_##name##_32(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+#define STAMP_CARRYW(name, W, CIN, COUT, X, Y) \
+    static int h_##name##_##W(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
     { \
-        uint32_t *d = w->r32[in->d]; \
-        const uint32_t *ra = w->r32[in->a], *rb = w->r32[in->b], *rc = w->r32[in->c]; \
+        uint##W##_t *d = w->r##W[in->d]; \
+        const uint##W##_t *ra = w->r##W[in->a], *rb = w->r##W[in->b], *rc = w->r##W[in->c]; \
         EMU_EACH(l) { \
-            uint32_t a = ra[l], b = rb[l], c = rc[l]; \
-            uint64_t s = (uint64_t)(uint32_t)(X) + (uint32_t)(Y) + CIN(w, l); \
+            uint##W##_t a = ra[l], b = rb[l], c = rc[l], x = (uint##W##_t)(X), y = (uint##W##_t)(Y); \
+            uint##W##_t s1 = x + y, s = s1 + CIN(w, l); \
             (void)c; \
-            EMU_PUT32(d, m, l, (uint32_t)s); \
-            if (COUT) \
-                EMU_PUT32(w->cc, m, l, (uint32_t)(s >> 32)); \
+            EMU_PUT##W(d, m, l, s); \
+            if (COUT) { \
+                uint32_t k = emu_lane_k32(m, l); \
+                w->cc[l] = (w->cc[l] & ~k) | ((uint32_t)((s1 < x) | (s < s1)) & k); \
+            } \
         } \
         return EMU_CONTINUE; \
     }
-#define STAMP_CARRY64(name, CIN, COUT, X, Y) \
-    static int h_##name##_64(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
-    { \
-        uint64_t *d = w->r64[in->d]; \
-        const uint64_t *ra = w->r64[in->a], *rb = w->r64[in->b], *rc = w->r64[in->c]; \
-        EMU_EACH(l) { \
-            uint64_t a = ra[l], b = rb[l], c = rc[l], x = (X), y = (Y); \
-            uint64_t s1 = x + y, s = s1 + CIN(w, l); \
-            (void)c; \
-            EMU_PUT64(d, m, l, s); \
-            if (COUT) \
-                EMU_PUT32(w->cc, m, l, (uint32_t)((s1 < x) | (s < s1))); \
-        } \
-        return EMU_CONTINUE; \
-    }
+#define STAMP_CARRY32(name, CIN, COUT, X, Y) STAMP_CARRYW(name, 32, CIN, COUT, X, Y)
+#define STAMP_CARRY64(name, CIN, COUT, X, Y) STAMP_CARRYW(name, 64, CIN, COUT, X, Y)
 /* Both widths of one form: X32 and X64 are the first addend at each width. */
 #define STAMP_CARRY(name, CIN, COUT, X32, X64, Y) \
     STAMP_CARRY32(name, CIN, COUT, X32, Y) STAMP_CARRY64(name, CIN, COUT, X64, Y)
