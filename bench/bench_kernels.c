@@ -82,6 +82,27 @@ static int check_equal(const char *what, const void *a, const void *b, size_t n)
     return 0;
 }
 
+/* PTX fuses a*b+c into fma where native C rounds twice: allow a relative error. */
+static int check_close(const char *what, const float *a, const float *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (fabsf(a[i] - b[i]) > 1e-6f * fabsf(b[i]) + 1e-30f) {
+            fprintf(stderr, "bench: %s: element %zu is %g under Loom, %g natively\n", what, i, a[i], b[i]);
+            return 0;
+        }
+    return 1;
+}
+
+/* Escape counts near the set's boundary depend on fused vs separate rounding. */
+static int check_mostly(const char *what, const int *a, const int *b, size_t n)
+{
+    size_t diff = 0;
+    for (size_t i = 0; i < n; i++) diff += a[i] != b[i];
+    if (diff * 100 <= n) return 1;
+    fprintf(stderr, "bench: %s: %zu of %zu results differ\n", what, diff, n);
+    return 0;
+}
+
 /* Runs kernel `which` once under Loom and natively; returns the two times. */
 static void run_one(int which, struct data *d, double *loom_s, double *native_s, bool *ok)
 {
@@ -97,7 +118,7 @@ static void run_one(int which, struct data *d, double *loom_s, double *native_s,
         *loom_s = run_loom("saxpy", g, b, args);
         memcpy(d->y, d->y0, (size_t)d->n * 4);
         t0 = now(); native_saxpy(d->n, a, d->x, d->y); *native_s = now() - t0;
-        *ok = check_equal("saxpy", (void *)(uintptr_t)dy, d->y, (size_t)d->n * 4);
+        *ok = check_close("saxpy", (const float *)(uintptr_t)dy, d->y, (size_t)d->n);
         loom_free(dev, dx); loom_free(dev, dy);
         break;
     }
@@ -122,8 +143,7 @@ static void run_one(int which, struct data *d, double *loom_s, double *native_s,
         unsigned g[3] = { (unsigned)d->mn / 16, (unsigned)d->mn / 16, 1 }, b[3] = { 16, 16, 1 };
         *loom_s = run_loom("matmul", g, b, args);
         t0 = now(); native_matmul(d->A, d->B, d->C, d->mn); *native_s = now() - t0;
-        /* Summation order is the same (k ascending), so results match bit for bit. */
-        *ok = check_equal("matmul", (void *)(uintptr_t)dC, d->C, bytes);
+        *ok = check_close("matmul", (const float *)(uintptr_t)dC, d->C, (size_t)d->mn * d->mn);
         loom_free(dev, dA); loom_free(dev, dB); loom_free(dev, dC);
         break;
     }
@@ -134,7 +154,7 @@ static void run_one(int which, struct data *d, double *loom_s, double *native_s,
         unsigned g[3] = { (unsigned)(d->w + 15) / 16, (unsigned)(d->h + 15) / 16, 1 }, b[3] = { 16, 16, 1 };
         *loom_s = run_loom("mandelbrot", g, b, args);
         t0 = now(); native_mandelbrot(d->mand, d->w, d->h, d->iters); *native_s = now() - t0;
-        *ok = check_equal("mandelbrot", (void *)(uintptr_t)dout, d->mand, bytes);
+        *ok = check_mostly("mandelbrot", (const int *)(uintptr_t)dout, d->mand, (size_t)d->w * d->h);
         loom_free(dev, dout);
         break;
     }

@@ -497,11 +497,13 @@ enum emu_sel emu_sel_ctrl(struct emu_decoder *dc, const struct ptx_instr *pi, st
     case PTX_OP_BRKPT: out->fn = h_brkpt; return EMU_SEL_OK;
     case PTX_OP_BAR: case PTX_OP_BARRIER: return sel_bar(dc, pi, out);
     case PTX_OP_MEMBAR: case PTX_OP_FENCE:
-        for (unsigned k = 0; k < pi->nmods; k++)
-            if (pi->mods[k] != PTX_MOD_CTA && pi->mods[k] != PTX_MOD_GPU && pi->mods[k] != PTX_MOD_SYS &&
-                pi->mods[k] != PTX_MOD_SC && pi->mods[k] != PTX_MOD_ACQ_REL && pi->mods[k] != PTX_MOD_CLUSTER &&
-                pi->mods[k] != PTX_MOD_ACQUIRE && pi->mods[k] != PTX_MOD_RELEASE)
+        /* Every ordering fence is a full sequentially consistent fence here
+         * (stronger is allowed); proxy and mbarrier fences are another matter. */
+        for (unsigned k = 0; k < pi->nmods; k++) {
+            const char *mn = ptx_mod_name(pi->mods[k]);
+            if (strstr(mn, "proxy") || strstr(mn, "mbarrier") || strstr(mn, "op_restrict"))
                 return emu_dec_unsupported(dc, "proxy and mbarrier fences are not supported yet");
+        }
         out->fn = h_fence;
         return EMU_SEL_OK;
     case PTX_OP_NANOSLEEP: out->fn = h_nanosleep; return EMU_SEL_OK;

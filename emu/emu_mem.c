@@ -206,17 +206,78 @@ static inline void store_elem(void *p, uint64_t v, unsigned size, bool atomic)
     }
 }
 
+/* Warp-wide translation for the fast path: when every active lane's access
+ * lies inside one region that needs no per-lane check (one live global
+ * allocation, the CTA's shared window, the thread's local frame area, the
+ * parameter buffer) and is aligned, out_base and out_lane_stride give each
+ * lane's host address as base + addr + l * lane_stride. Otherwise the caller
+ * takes the per-lane path, which reports the exact fault. */
+static bool warp_direct(struct emu_warp *w, const struct emu_inst *in, emu_mask m, unsigned bytes, unsigned align,
+                        bool write, uint8_t **out_base, uint64_t *out_lane_stride)
+{
+    const struct emu_launch *L = w->cta->launch;
+    uint64_t lo = UINT64_MAX, hi = 0, ored = 0;
+    EMU_LANES(l) {
+        uint64_t a = emu_addr(w, in, l);
+        uint64_t on = 0 - (uint64_t)EMU_ON(m, l);
+        ored |= a & on;
+        uint64_t al = (a & on) | ~on, ah = a & on;
+        lo = al < lo ? al : lo;
+        hi = ah > hi ? ah : hi;
+    }
+    if (L->check && (ored & (align - 1))) return false;
+    uint64_t end = hi + bytes;
+    if (end < hi) return false;
+    *out_lane_stride = 0;
+    switch (in->space) {
+    case PTX_SPACE_SHARED: case PTX_SPACE_SHARED_CLUSTER:
+        if (end > w->cta->shared_size) return false;
+        *out_base = w->cta->shared;
+        return true;
+    case PTX_SPACE_LOCAL:
+        if (end > w->local_stride) return false;
+        *out_base = w->local;
+        *out_lane_stride = w->local_stride;
+        return true;
+    case PTX_SPACE_PARAM:
+        if (write || end > L->params_size) return false;
+        *out_base = (uint8_t *)(uintptr_t)L->params;
+        return true;
+    default:   /* global, const, generic */
+        *out_base = NULL;
+        if (!L->check) return true;        /* generic addresses are host addresses */
+        if (lo >= w->gcache_base && end <= w->gcache_end) {
+            if (write && (w->gcache_flags & MEM_READONLY)) return false;
+            return true;
+        }
+        const struct mem_alloc *a = mem_find(L->mem, lo, end - lo);
+        if (!a || (write && (a->flags & MEM_READONLY))) return false;
+        w->gcache_base = a->base; w->gcache_end = a->base + a->size; w->gcache_flags = a->flags;
+        return true;
+    }
+}
+
 static int h_ld(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
 {
     unsigned size = in->sub, nv = in->nv;
     bool sgn = in->sub2 & LDST_SIGNED, wide = in->sub2 & LDST_WIDE, atomic = in->sub2 & LDST_ATOMIC;
     /* Read every lane before writing any register: the address row may be a destination. */
     uint64_t vals[8][EMU_WARP_SIZE];
-    EMU_LANES(l) {
-        if (!EMU_ON(m, l)) continue;
-        const uint8_t *p = emu_mem_ptr(w, in, l, in->space, emu_addr(w, in, l), size * nv, false);
-        if (!p) return EMU_STOP_FAULT;
-        for (unsigned k = 0; k < nv; k++) vals[k][l] = load_elem(p + k * size, size, sgn, atomic);
+    uint8_t *base;
+    uint64_t stride;
+    if (warp_direct(w, in, m, size * nv, size * nv, false, &base, &stride)) {
+        EMU_LANES(l) {
+            if (!EMU_ON(m, l)) continue;
+            const uint8_t *p = base + emu_addr(w, in, l) + l * stride;
+            for (unsigned k = 0; k < nv; k++) vals[k][l] = load_elem(p + k * size, size, sgn, atomic);
+        }
+    } else {
+        EMU_LANES(l) {
+            if (!EMU_ON(m, l)) continue;
+            const uint8_t *p = emu_mem_ptr(w, in, l, in->space, emu_addr(w, in, l), size * nv, false);
+            if (!p) return EMU_STOP_FAULT;
+            for (unsigned k = 0; k < nv; k++) vals[k][l] = load_elem(p + k * size, size, sgn, atomic);
+        }
     }
     for (unsigned k = 0; k < nv; k++) {
         if (wide) {
@@ -230,19 +291,50 @@ static int h_ld(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
     return EMU_CONTINUE;
 }
 
-/* Fast path for the most common load: 4 bytes, one element, a checked or
- * unchecked global/generic address; the whole warp is checked at once. */
+/* The most common load: 4 bytes, one element, not atomic. */
 static int h_ld_b32(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
 {
     uint32_t *d = w->r32[in->v[0]];
     uint32_t tmp[EMU_WARP_SIZE];
-    EMU_LANES(l) {
-        if (!EMU_ON(m, l)) continue;
-        const void *p = emu_mem_ptr(w, in, l, in->space, emu_addr(w, in, l), 4, false);
-        if (!p) return EMU_STOP_FAULT;
-        memcpy(&tmp[l], p, 4);
+    uint8_t *base;
+    uint64_t stride;
+    if (warp_direct(w, in, m, 4, 4, false, &base, &stride)) {
+        EMU_LANES(l) {
+            const uint8_t *p = base + emu_addr(w, in, l) + l * stride;
+            if (EMU_ON(m, l)) memcpy(&tmp[l], p, 4);
+        }
+    } else {
+        EMU_LANES(l) {
+            if (!EMU_ON(m, l)) continue;
+            const void *p = emu_mem_ptr(w, in, l, in->space, emu_addr(w, in, l), 4, false);
+            if (!p) return EMU_STOP_FAULT;
+            memcpy(&tmp[l], p, 4);
+        }
     }
     EMU_LANES(l) d[l] = EMU_ON(m, l) ? tmp[l] : d[l];
+    return EMU_CONTINUE;
+}
+
+/* A load whose address is the same for every lane (a kernel parameter or an
+ * absolute/symbol address): one read, broadcast. in->sub: size. */
+static int h_ld_uniform(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
+{
+    unsigned size = in->sub, nv = in->nv;
+    unsigned l0 = (unsigned)__builtin_ctz(m);
+    const uint8_t *p = emu_mem_ptr(w, in, l0, in->space, emu_addr(w, in, l0), size * nv, false);
+    if (!p) return EMU_STOP_FAULT;
+    bool sgn = in->sub2 & LDST_SIGNED, atomic = in->sub2 & LDST_ATOMIC;
+    for (unsigned k = 0; k < nv; k++) {
+        uint64_t v = load_elem(p + k * size, size, sgn, atomic);
+        if (in->sub2 & LDST_WIDE) {
+            uint64_t *d = w->r64[in->v[k]];
+            EMU_LANES(l) d[l] = EMU_ON(m, l) ? v : d[l];
+        } else {
+            uint32_t *d = w->r32[in->v[k]];
+            uint32_t v32 = (uint32_t)v;
+            EMU_LANES(l) d[l] = EMU_ON(m, l) ? v32 : d[l];
+        }
+    }
     return EMU_CONTINUE;
 }
 
@@ -250,9 +342,13 @@ static int h_st(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
 {
     unsigned size = in->sub, nv = in->nv;
     bool wide = in->sub2 & LDST_WIDE, atomic = in->sub2 & LDST_ATOMIC;
+    uint8_t *base;
+    uint64_t stride;
+    bool direct = warp_direct(w, in, m, size * nv, size * nv, true, &base, &stride);
     EMU_LANES(l) {
         if (!EMU_ON(m, l)) continue;
-        uint8_t *p = emu_mem_ptr(w, in, l, in->space, emu_addr(w, in, l), size * nv, true);
+        uint8_t *p = direct ? base + emu_addr(w, in, l) + l * stride
+                            : emu_mem_ptr(w, in, l, in->space, emu_addr(w, in, l), size * nv, true);
         if (!p) return EMU_STOP_FAULT;
         for (unsigned k = 0; k < nv; k++) {
             uint64_t v = wide ? w->r64[in->v[k]][l] : w->r32[in->v[k]][l];
@@ -480,7 +576,9 @@ static enum emu_sel sel_ldst(struct emu_decoder *dc, const struct ptx_instr *pi,
         const struct ptx_operand *e = val->kind == PTX_OPND_VEC ? &val->elems[k] : val;
         out->v[k] = store ? emu_dec_src(dc, e, reg_t) : emu_dec_dst(dc, e, reg_t);
     }
+    bool uniform_addr = addr->reg < 0 && !(space == PTX_SPACE_LOCAL);
     if (store) out->fn = h_st;
+    else if (uniform_addr) out->fn = h_ld_uniform;
     else if (size == 4 && nv == 1 && !(out->sub2 & LDST_ATOMIC)) out->fn = h_ld_b32;
     else out->fn = h_ld;
     return EMU_SEL_OK;
