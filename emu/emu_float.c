@@ -104,12 +104,13 @@ static inline uint32_t fin32(uint32_t r, int ftz, int sat)
 static inline int finite64(double x) { return (emu_b64(x) & 0x7FF0000000000000ull) != 0x7FF0000000000000ull; }
 
 /* Rounds an exact (or round-to-odd) double result to f32. With .ftz the GPU
- * detects tininess before rounding: a result below 2^-126 flushes to zero
- * even when it would round up to the smallest normal number. */
+ * flushes a result that is tiny after rounding to 24 bits with an unbounded
+ * exponent (IEEE 754 tininess after rounding), so 2^-126 - 2^-150 flushes
+ * although it would round to the smallest normal number in the format. */
 static inline uint32_t round32(double x, int rnd, int ftz)
 {
     uint32_t r = emu_f64_to_f32(x, rnd);
-    if (ftz && fabs(x) < 0x1p-126)
+    if (ftz && emu_tiny32(x, rnd))
         r = (uint32_t)(emu_b64(x) >> 32) & SIGN32;
     return r;
 }

@@ -19,17 +19,24 @@ static inline uint32_t hftz(uint32_t h, int fmt)
 {
     return fmt == F16 ? emu_ftz16(h) : ((h & 0x7F80u) ? h : (h & 0x8000u));
 }
-/* Smallest normal magnitude of the format, for tininess before rounding. */
-static inline double hmin_normal(int fmt) { return fmt == F16 ? 0x1p-14 : 0x1p-126; }
+static inline uint32_t narrow(uint32_t f, int fmt)
+{
+    return fmt == F16 ? emu_f32_to_f16(f, EMU_RND_N) : emu_f32_to_bf16(f, EMU_RND_N);
+}
 
 /* Rounds a round-to-odd (or exact) double to the format, nearest even; with
- * .ftz a result below the smallest normal flushes (tininess before rounding). */
+ * .ftz a result that is tiny after rounding with an unbounded exponent (the
+ * value scaled so that the smallest normal number becomes 1) flushes. */
 static inline uint32_t hround(double v, int fmt, int ftz)
 {
     uint32_t f = emu_f64_to_f32_odd(v);
-    uint32_t r = fmt == F16 ? emu_f32_to_f16(f, EMU_RND_N) : emu_f32_to_bf16(f, EMU_RND_N);
-    if (ftz && fabs(v) < hmin_normal(fmt))
-        r = (f >> 16) & 0x8000u;
+    uint32_t r = narrow(f, fmt);
+    if (ftz) {
+        uint32_t scaled = narrow(emu_f64_to_f32_odd(v * (fmt == F16 ? 0x1p14 : 0x1p126)), fmt);
+        uint32_t one = fmt == F16 ? 0x3C00u : 0x3F80u;
+        if ((scaled & 0x7FFFu) < one)
+            r = (f >> 16) & 0x8000u;
+    }
     return r;
 }
 

@@ -3,6 +3,7 @@
 #ifndef LOOM_EMU_LANES_H
 #define LOOM_EMU_LANES_H
 
+#include <math.h>
 #include <stdint.h>
 
 #include "emu/emu.h"
@@ -120,6 +121,13 @@ static inline uint32_t emu_f64_to_f32(double x, int rnd)
     uint32_t toward_minus = (rnd == EMU_RND_Z) ? (neg ? 0u : 1u) : (rnd == EMU_RND_M ? 1u : 0u);
     uint32_t minus_one = toward_minus ^ neg;                  /* pattern decreases */
     return b + step - 2u * (step & minus_one);
+}
+
+/* Whether x, rounded to 24 bits in mode rnd with an unbounded exponent, lies
+ * below 2^-126: the .ftz flush test (scaling by 2^64 keeps it exact). */
+static inline int emu_tiny32(double x, int rnd)
+{
+    return fabsf(emu_f32(emu_f64_to_f32(x * 0x1p64, rnd))) < 0x1p-62f;
 }
 
 /* Round a double to f32 with the result rounded to odd (inexact results get

@@ -822,7 +822,7 @@ def make_kernels():
     kernel("cvt_pack", [("s32", "s32"), ("s32", "u32")] + [("b32", "s32")],
            [("u16", "cvt.pack.sat.u16.s32 {d}, {a}, {b};", "b32"),
             ("s16", "cvt.pack.sat.s16.s32 {d}, {a}, {b};", "b32")]
-           + [(t, "cvt.pack.sat.%s.s32.b32 {d}, {a}, {b}, {c};" % t, "b32") for t in ("u8", "s8", "u4", "s4", "u2", "s2")])
+           + [(t, "cvt.pack.sat.%s.s32.b32 {d}, {a}, {b}, {c};" % t, "b32") for t in ("u8", "s8", "u4", "s4")])
 
 
 def main():
