@@ -24,3 +24,5 @@ EXTRA_DIST += tests/edge/warp tests/edge/atom
 # emu/emu_int.c, emu_bits.c, emu_cmp.c: integer, bit and comparison semantics against H100 recordings
 tests_unit_check_loom_SOURCES += tests/unit/check_emu_int.c
 EXTRA_DIST += tests/edge/int
+TESTS += tests/ptx/run-verbose.sh
+EXTRA_DIST += tests/ptx/run-verbose.sh tests/ptx/verbose
