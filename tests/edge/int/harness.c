@@ -532,6 +532,11 @@ int main(int argc, char **argv)
         }
     }
     fclose(spec);
+    for (int x = 0; x < 3; x++)
+        free(in[x]);
+    free(w.r32);
+    free(w.r64);
+    free(w.pred);
     printf("%d passed, %d failed\n", passes, failures);
     return failures ? 1 : 0;
 }
