@@ -488,6 +488,9 @@ def emit_ptx(k, n):
         lines.append("    .reg %s %%d_%s;" % (REG[t][0], t))
     if "pred" in dtypes:
         lines.append("    .reg .u32 %d_pred;")
+    if any("%k" in t for _, t, _ in k["ops"]):
+        lines.append("    .reg .b16 %k16, %z16;")
+        lines.append("    .reg .b32 %k32, %z32;")
     lines.append("    mov.u32 %r1, %ctaid.x;")
     lines.append("    mov.u32 %r2, %ntid.x;")
     lines.append("    mov.u32 %r3, %tid.x;")
@@ -593,6 +596,33 @@ def make_inputs():
         put_input("u%d" % bits, elem, int_set(bits, False, 1024))
         put_input("s%d" % bits, elem, int_set(bits, True, 1024))
     f8 = list(range(256)) + [((255 - i) << 8) | i for i in range(256)]
+    # every NaN pattern of f16 and of bf16 (for fma .oob), with 1.0 and 0 at the end
+    put_input("f16_nans", "u16", [v for v in range(0x7C01, 0x8000)] + [v for v in range(0xFC01, 0x10000)]
+              + [0x3C00, 0x0000])
+    put_input("bf16_nans", "u16", [v for v in range(0x7F81, 0x8000)] + [v for v in range(0xFF81, 0x10000)]
+              + [0x3F80, 0x0000])
+    # products and sums just below the smallest normal number that round up to it with an
+    # unbounded exponent (the .ftz tininess question), next to ones that do not
+    def h(x):
+        return f16bits(x)
+    ta, tb, tc = [], [], []
+    for a, b in [(0x3F7FFFFE, 0x00800001), (0x3F7FFFFF, 0x00800000), (0xBF7FFFFE, 0x00800001),
+                 (0x3F7FFFFE, 0x80800001), (0x3F7FFFFF, 0x00800001), (0x3F800001, 0x007FFFFF),
+                 (0x3F7FFFFE, 0x00800003), (0x3EFFFFFE, 0x01000001), (0x3F000000, 0x00FFFFFF)]:
+        for c in (0x00000000, 0x80000000, 0x00000001, 0x80000001):
+            ta.append(a); tb.append(b); tc.append(c)
+    put_input("tiny_a", "u32", ta)
+    put_input("tiny_b", "u32", tb)
+    put_input("tiny_c", "u32", tc)
+    ha, hb, hc = [], [], []
+    for a, b in [(h(1 - 2.0 ** -10), h(2.0 ** -14 * (1 + 2.0 ** -10))), (h(1 - 2.0 ** -11), 0x0400),
+                 (h(-(1 - 2.0 ** -10)), h(2.0 ** -14 * (1 + 2.0 ** -10))), (h(1 + 2.0 ** -10), 0x03FF),
+                 (h(0.5), 0x07FF), (h(1 - 2.0 ** -10), h(2.0 ** -14 * (1 + 3 * 2.0 ** -10)))]:
+        for c in (0x0000, 0x8000, 0x0001, 0x8001):
+            ha.append(a); hb.append(b); hc.append(c)
+    put_input("tiny16_a", "u16", ha)
+    put_input("tiny16_b", "u16", hb)
+    put_input("tiny16_c", "u16", hc)
     put_input("f8x2", "u16", [(v & 0xFF) << 8 | (v >> 8) if i >= 256 else v << 8 | (255 - v) for i, v in enumerate(f8)])
 
 
@@ -734,6 +764,34 @@ def make_kernels():
                approx=("ulp=2" if not bf else "ulp=2") + " fmt=" + t, n=nn)
         kernel(tag + "_tanh", usrc, [("tanh.approx", "tanh.approx.%s {d}, {a};" % t, t)],
                approx=("abs=1e-3" if not bf else "abs=8e-3") + " fmt=" + t, n=nn)
+    # ---- probes: .oob NaN patterns, .ftz tininess, narrow results in wide registers
+    for t, one in (("f16", "0x3C00"), ("bf16", "0x3F80")):
+        src = [(t, t + "_nans")]
+        pre = "mov.b16 %%k16, %s; mov.b16 %%z16, 0x0000; " % one
+        kernel(t + "_oob", src, [
+            ("oob.a", pre + "fma.rn.oob.%s {d}, {a}, %%k16, %%z16;" % t, t),
+            ("oob.b", pre + "fma.rn.oob.%s {d}, %%k16, {a}, %%z16;" % t, t),
+            ("oob.c", pre + "fma.rn.oob.%s {d}, %%k16, %%k16, {a};" % t, t),
+            ("oob.relu.a", pre + "fma.rn.oob.relu.%s {d}, {a}, %%k16, %%z16;" % t, t),
+            ("plain.a", pre + "fma.rn.%s {d}, {a}, %%k16, %%z16;" % t, t)])
+    T3 = [("f32", "tiny_a"), ("f32", "tiny_b"), ("f32", "tiny_c")]
+    kernel("f32_tiny", T3, [(op + m, "%s%s.f32 {d}, {a}, {b}%s;" % (op, m, ", {c}" if op == "fma" else ""), "f32")
+                            for op in ("mul", "fma") for m in (".rn.ftz", ".rz.ftz", ".rp.ftz", ".rm.ftz")]
+           + [("div.rn.ftz", "div.rn.ftz.f32 {d}, {a}, {b};", "f32")])
+    H3 = [("f16", "tiny16_a"), ("f16", "tiny16_b"), ("f16", "tiny16_c")]
+    kernel("f16_tiny", H3, [("mul.ftz", "mul.ftz.f16 {d}, {a}, {b};", "f16"),
+                            ("fma.rn.ftz", "fma.rn.ftz.f16 {d}, {a}, {b}, {c};", "f16"),
+                            ("add.ftz", "add.ftz.f16 {d}, {a}, {c};", "f16")])
+    kernel("cvt_widen_reg", F32U, [
+        ("rzi.s8.b32", "cvt.rzi.s8.f32 {d}, {a};", "b32"),
+        ("rzi.s16.b32", "cvt.rzi.s16.f32 {d}, {a};", "b32"),
+        ("rzi.s8.b16", "cvt.rzi.s8.f32 {d}, {a};", "b16"),
+        ("rzi.u8.b32", "cvt.rzi.u8.f32 {d}, {a};", "b32"),
+        ("rzi.s32.b64", "cvt.rzi.s32.f32 {d}, {a};", "u64"),
+        ("rn.f16.b32", "cvt.rn.f16.f32 {d}, {a};", "b32"),
+        ("s8.s32.b32", "mov.b32 %k32, {a}; cvt.s8.s32 {d}, %k32;", "b32"),
+        ("s16.u32.b32", "mov.b32 %k32, {a}; cvt.s16.u32 {d}, %k32;", "b32"),
+        ("sat.s8.s32.b32", "mov.b32 %k32, {a}; cvt.sat.s8.s32 {d}, %k32;", "b32")])
     # ---- conversions
     ints = ["s8", "u8", "s16", "u16", "s32", "u32", "s64", "u64"]
     for ft, src in (("f32", F32U), ("f64", F64U), ("f16", [("f16", "f16_u")]), ("bf16", [("bf16", "bf16_u")])):
