@@ -207,18 +207,19 @@ void ptx_scope_close(struct ptx_parser *ps, size_t mark)
     for (size_t i = mark; i < ps->undo.n; i++) {
         uint32_t id = VEC_AT(ps->undo, struct ptx_undo, i).id;
         struct ptx_bind *b = &ps->bind[id];
-        if (b->ldepth == ps->depth && ptx_label_pending(ps, b->label)) {
-            bool dup = false;
-            for (size_t j = 0; j < ps->hoist.n && !dup; j++)
-                dup = VEC_AT(ps->hoist, uint32_t, j) == id;
-            if (!dup)
-                *(uint32_t *)ptx_vec_push(&ps->hoist) = id;
+        /* A redirect of -2 marks a label already collected (each is collected once). */
+        if (b->ldepth == ps->depth && ptx_label_pending(ps, b->label) &&
+            VEC_AT(ps->label_redirect, int32_t, b->label - 1) == -1) {
+            VEC_AT(ps->label_redirect, int32_t, b->label - 1) = -2;
+            *(uint32_t *)ptx_vec_push(&ps->hoist) = id;
         }
     }
     size_t nh = ps->hoist.n;
     int32_t *moved = nh ? malloc(nh * sizeof *moved) : NULL;
-    for (size_t j = 0; j < nh; j++)
+    for (size_t j = 0; j < nh; j++) {
         moved[j] = ps->bind[VEC_AT(ps->hoist, uint32_t, j)].label;
+        VEC_AT(ps->label_redirect, int32_t, moved[j] - 1) = -1;
+    }
     while (ps->undo.n > mark) {
         struct ptx_undo *u = &VEC_AT(ps->undo, struct ptx_undo, --ps->undo.n);
         ps->bind[u->id] = u->old;
