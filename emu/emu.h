@@ -145,6 +145,8 @@ struct emu_warp {
     uint32_t gcache_flags;
     /* Counters (observers). */
     uint64_t n_inst, n_thread_inst, n_diverge;
+    emu_mask count_mask;                 /* popcount cache for n_thread_inst */
+    uint32_t count_lanes;
 };
 
 /* A barrier's state inside a CTA. */
@@ -198,6 +200,7 @@ struct emu_launch {
     uint32_t nsm;
     uint32_t nwarpid;                    /* %nwarpid: warp slots per SM */
     uint64_t local_stride;               /* local bytes per thread (frames + stack) */
+    bool zero_shared;                    /* clear shared memory for each CTA (deterministic mode) */
 };
 
 /* A decoded function: a range of the program's instructions. */
@@ -210,6 +213,7 @@ struct emu_func {
     uint32_t nparams, nrets;
     uint32_t param_off[32], ret_off[8], param_size[32], ret_size[8]; /* in its own frame */
     bool recursive_hazard;              /* may be active twice on one warp: save rows on call */
+    uint64_t shared_bytes;              /* entries: end of the static shared layout this kernel uses */
     uint32_t active;                    /* unused by handlers; reserved */
 };
 
@@ -227,8 +231,9 @@ struct emu_program {
     uint32_t *const32;                   /* values of the constant rows */
     uint64_t *const64;
     uint8_t *sreg_used;                  /* [PTX_SREG_COUNT_]: special rows to fill at warp start */
-    uint64_t static_shared;              /* bytes of static shared memory (all variables) */
+    uint64_t static_shared;              /* largest static shared layout of any entry */
     uint64_t dyn_shared_base;            /* offset of extern (dynamic) shared arrays */
+    bool has_calls;                      /* calls to .func bodies exist: threads need a stack */
 };
 
 /* ---- Decoding (emu_decode.c) ---------------------------------------------

@@ -417,6 +417,7 @@ static enum emu_sel sel_call(struct emu_decoder *dc, const struct ptx_instr *pi,
         }
     }
     out->fn = h_call;
+    if (ci->host < 0) dc->prog->has_calls = true;
     out->aux = ci;
     out->aux_owned = 1;
     return EMU_SEL_OK;

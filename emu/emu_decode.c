@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "emu/emu_internal.h"
+#include "emu/emu_lanes.h"
 
 #define EMU_SCRATCH 16
 #define EMU_MAX_ROWS 65000u
@@ -167,14 +168,14 @@ struct emu_inst *emu_dec_post(struct emu_decoder *dc)
 int emu_h_mov32_from64(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
 {
     uint32_t *d = w->r32[in->d]; const uint64_t *a = w->r64[in->a];
-    EMU_LANES(l) d[l] = EMU_ON(m, l) ? (uint32_t)a[l] : d[l];
+    EMU_EACH(l) EMU_BLEND32(d, m, l, (uint32_t)a[l]);
     return EMU_CONTINUE;
 }
 
 int emu_h_zext64_from32(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
 {
     uint64_t *d = w->r64[in->d]; const uint32_t *a = w->r32[in->a];
-    EMU_LANES(l) d[l] = EMU_ON(m, l) ? (uint64_t)a[l] : d[l];
+    EMU_EACH(l) EMU_PUT64(d, m, l, (uint64_t)a[l]);
     return EMU_CONTINUE;
 }
 
@@ -182,7 +183,7 @@ int emu_h_sext64_from32(struct emu_warp *w, const struct emu_inst *in, emu_mask 
 {
     uint64_t *d = w->r64[in->d]; const uint32_t *a = w->r32[in->a];
     unsigned sh = 64 - in->sub;   /* in->sub: source width in bits */
-    EMU_LANES(l) d[l] = EMU_ON(m, l) ? (uint64_t)((int64_t)((uint64_t)a[l] << sh) >> sh) : d[l];
+    EMU_EACH(l) EMU_PUT64(d, m, l, (uint64_t)((int64_t)((uint64_t)a[l] << sh) >> sh));
     return EMU_CONTINUE;
 }
 
@@ -191,7 +192,7 @@ int emu_h_local_addr(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
 {
     uint64_t *d = w->r64[in->d];
     uint64_t v = (uint64_t)w->local_sp + (uint64_t)in->imm;
-    EMU_LANES(l) d[l] = EMU_ON(m, l) ? v : d[l];
+    EMU_EACH(l) EMU_PUT64(d, m, l, v);
     return EMU_CONTINUE;
 }
 
@@ -199,7 +200,7 @@ int emu_h_local_addr32(struct emu_warp *w, const struct emu_inst *in, emu_mask m
 {
     uint32_t *d = w->r32[in->d];
     uint32_t v = w->local_sp + (uint32_t)in->imm;
-    EMU_LANES(l) d[l] = EMU_ON(m, l) ? v : d[l];
+    EMU_EACH(l) EMU_BLEND32(d, m, l, v);
     return EMU_CONTINUE;
 }
 
@@ -424,30 +425,49 @@ bool emu_dec_address(struct emu_decoder *dc, const struct ptx_operand *op, enum 
 
 /* ---- Layout ------------------------------------------------------------------ */
 
-/* Offsets of every .shared variable in the CTA's shared window: module scope
- * and function scope alike; extern (unsized) shared arrays start after them. */
+/* Offsets of every .shared variable in the CTA's shared window. Module-scope
+ * variables and those of .func bodies come first; then each entry's own
+ * variables, all entries starting at the same offset (only one entry runs in
+ * a launch). Extern (unsized) shared arrays start after the largest static
+ * layout. An entry's static size is its own end of the layout. */
+static bool place_shared(struct emu_build *b, const struct ptx_symbol *s, uint64_t *off, uint64_t *maxalign)
+{
+    if (s->space != PTX_SPACE_SHARED && s->space != PTX_SPACE_SHARED_CLUSTER) return true;
+    if (s->size == 0 && s->linkage == PTX_LINK_EXTERN) return true;
+    uint64_t a = s->align ? s->align : (ptx_type_size(s->type) ? ptx_type_size(s->type) : 1);
+    if (a > *maxalign) *maxalign = a;
+    *off = align_up(*off, a);
+    if (!ptrmap_put(&b->shared_off, s, *off)) return false;
+    *off += s->size;
+    return true;
+}
+
 static bool layout_shared(struct emu_build *b, const struct ptx_module *m, struct emu_program *p)
 {
     uint64_t off = 0, maxalign = 16;
-    const struct ptx_symbol *ext[256]; uint32_t next = 0;
-#define PLACE(sym) do { \
-        const struct ptx_symbol *s_ = (sym); \
-        if (s_->space != PTX_SPACE_SHARED && s_->space != PTX_SPACE_SHARED_CLUSTER) break; \
-        if (s_->size == 0 && s_->linkage == PTX_LINK_EXTERN) { if (next < 256) ext[next++] = s_; break; } \
-        uint64_t a_ = s_->align ? s_->align : (ptx_type_size(s_->type) ? ptx_type_size(s_->type) : 1); \
-        if (a_ > maxalign) maxalign = a_; \
-        off = align_up(off, a_); \
-        if (!ptrmap_put(&b->shared_off, s_, off)) return false; \
-        off += s_->size; \
-    } while (0)
-    for (uint32_t i = 0; i < m->nglobals; i++) PLACE(m->globals[i]);
+    for (uint32_t i = 0; i < m->nglobals; i++)
+        if (!place_shared(b, m->globals[i], &off, &maxalign)) return false;
     for (uint32_t f = 0; f < m->nfuncs; f++)
-        for (uint32_t i = 0; i < m->funcs[f]->nlocals; i++) PLACE(m->funcs[f]->locals[i]);
-#undef PLACE
-    p->static_shared = off;
-    uint64_t dyn = align_up(off, maxalign > 16 ? maxalign : 16);
-    for (uint32_t i = 0; i < next; i++)
-        if (!ptrmap_put(&b->shared_off, ext[i], dyn)) return false;
+        if (!m->funcs[f]->is_entry)
+            for (uint32_t i = 0; i < m->funcs[f]->nlocals; i++)
+                if (!place_shared(b, m->funcs[f]->locals[i], &off, &maxalign)) return false;
+    uint64_t common = off, most = off;
+    for (uint32_t f = 0; f < m->nfuncs; f++) {
+        if (!m->funcs[f]->is_entry) continue;
+        uint64_t eoff = common;
+        for (uint32_t i = 0; i < m->funcs[f]->nlocals; i++)
+            if (!place_shared(b, m->funcs[f]->locals[i], &eoff, &maxalign)) return false;
+        p->funcs[f].shared_bytes = eoff;
+        if (eoff > most) most = eoff;
+    }
+    p->static_shared = most;
+    uint64_t dyn = align_up(most, maxalign > 16 ? maxalign : 16);
+    for (uint32_t i = 0; i < m->nglobals; i++) {
+        const struct ptx_symbol *s = m->globals[i];
+        if ((s->space == PTX_SPACE_SHARED || s->space == PTX_SPACE_SHARED_CLUSTER) && s->size == 0 &&
+            s->linkage == PTX_LINK_EXTERN && !ptrmap_put(&b->shared_off, s, dyn))
+            return false;
+    }
     p->dyn_shared_base = dyn;
     return true;
 }
@@ -669,11 +689,12 @@ struct emu_program *emu_program_build(const struct ptx_module *m, const struct e
     p->ir = m;
     p->nfuncs = m->nfuncs;
     p->funcs = calloc(m->nfuncs + 1, sizeof *p->funcs);
-    bool ok = p->funcs && dc->sreg_used_all && layout_shared(b, m, p);
+    bool ok = p->funcs && dc->sreg_used_all;
     for (uint32_t f = 0; ok && f < m->nfuncs; f++) {
         p->funcs[f].ir = m->funcs[f];
         ok = ptrmap_put(&b->func_index, m->funcs[f], f);
     }
+    ok = ok && layout_shared(b, m, p);
     if (ok && !assign_rows(b, m, p, rows)) {
         ptx_diag_add(diags, PTX_SEV_ERROR, m->path ? m->path : "<ptx>", 1, 1, "module uses too many registers");
         ok = false;

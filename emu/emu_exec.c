@@ -163,7 +163,11 @@ static int warp_run(struct emu_warp *w, const struct emu_inst *code, uint64_t bu
             m &= in->guard_neg ? ~p : p;
         }
         w->n_inst++;
-        w->n_thread_inst += (uint64_t)__builtin_popcount(m);
+        if (m != w->count_mask) {
+            w->count_mask = m;
+            w->count_lanes = (uint32_t)__builtin_popcount(m);
+        }
+        w->n_thread_inst += w->count_lanes;
         if (m) {
             int rc = in->fn(w, in, m);
             if (rc) return rc;
@@ -186,8 +190,7 @@ struct emu_cta *emu_cta_create(const struct emu_launch *L)
     cta->launch = L;
     cta->nthreads = L->block[0] * L->block[1] * L->block[2];
     cta->nwarps = (cta->nthreads + EMU_WARP_SIZE - 1) / EMU_WARP_SIZE;
-    cta->shared_size = p->dyn_shared_base + L->dyn_shared;
-    if (L->dyn_shared == 0) cta->shared_size = p->static_shared;
+    cta->shared_size = L->dyn_shared ? p->dyn_shared_base + L->dyn_shared : L->entry->shared_bytes;
     cta->shared = xcalloc(cta->shared_size + 16, 1);
     cta->warps = calloc(cta->nwarps, sizeof *cta->warps);
     if (!cta->shared || !cta->warps) { emu_cta_destroy(cta); return NULL; }
@@ -201,6 +204,16 @@ struct emu_cta *emu_cta_create(const struct emu_launch *L)
         w->local_stride = L->local_stride;
         w->local = xcalloc((size_t)L->local_stride * EMU_WARP_SIZE, 1);
         if (!w->r32 || !w->r64 || !w->pred || !w->local) { emu_cta_destroy(cta); return NULL; }
+        /* Thread indices depend only on the block shape: compute them once. */
+        uint32_t bx = L->block[0], bxy = L->block[0] * L->block[1];
+        for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
+            uint32_t t = i * EMU_WARP_SIZE + l;
+            if (t < cta->nthreads) w->valid |= 1u << l;
+            else t = 0;
+            w->tid[0][l] = t % bx;
+            w->tid[1][l] = (t / bx) % L->block[1];
+            w->tid[2][l] = t / bxy;
+        }
         for (uint32_t c = 0; c < p->nconst32; c++)
             for (unsigned l = 0; l < EMU_WARP_SIZE; l++) w->r32[p->const32_base + c][l] = p->const32[c];
         for (uint32_t c = 0; c < p->nconst64; c++)
@@ -276,19 +289,9 @@ void emu_cta_begin(struct emu_cta *cta, const uint32_t ctaid[3], uint32_t smid)
     cta->fault = NULL;
     cta->nexited_warps = 0;
     memset(cta->bars, 0, sizeof cta->bars);
-    if (cta->shared_size) memset(cta->shared, 0, cta->shared_size);
-    uint32_t bx = L->block[0], bxy = L->block[0] * L->block[1];
+    if (L->zero_shared && cta->shared_size) memset(cta->shared, 0, cta->shared_size);
     for (uint32_t i = 0; i < cta->nwarps; i++) {
         struct emu_warp *w = &cta->warps[i];
-        w->valid = 0;
-        for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
-            uint32_t t = i * EMU_WARP_SIZE + l;
-            if (t < cta->nthreads) w->valid |= 1u << l;
-            else t = 0;
-            w->tid[0][l] = t % bx;
-            w->tid[1][l] = (t / bx) % L->block[1];
-            w->tid[2][l] = t / bxy;
-        }
         w->exited = 0;
         w->sp = 0;
         simt_push(w, L->entry->entry_pc, EMU_RECONV_NONE, w->valid);

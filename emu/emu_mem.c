@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "emu/emu_exec.h"
+#include "emu/emu_lanes.h"
 #include "include/loom/loom.h"
 #include "memory/mem.h"
 
@@ -217,13 +218,31 @@ static bool warp_direct(struct emu_warp *w, const struct emu_inst *in, emu_mask 
 {
     const struct emu_launch *L = w->cta->launch;
     uint64_t lo = UINT64_MAX, hi = 0, ored = 0;
-    EMU_LANES(l) {
-        uint64_t a = emu_addr(w, in, l);
-        uint64_t on = 0 - (uint64_t)EMU_ON(m, l);
-        ored |= a & on;
-        uint64_t al = (a & on) | ~on, ah = a & on;
-        lo = al < lo ? al : lo;
-        hi = ah > hi ? ah : hi;
+    if (in->addr32) {
+        const uint32_t *r = w->r32[in->a];
+        uint32_t lo32 = UINT32_MAX, hi32 = 0, or32 = 0;
+        EMU_EACH(l) {
+            uint32_t on = emu_lane_k32(m, l), a = r[l];
+            or32 |= a & on;
+            uint32_t al = (a & on) | ~on, ah = a & on;
+            lo32 = al < lo32 ? al : lo32;
+            hi32 = ah > hi32 ? ah : hi32;
+        }
+        lo = (uint64_t)lo32 + (uint64_t)in->imm;
+        hi = (uint64_t)hi32 + (uint64_t)in->imm;
+        ored = (uint64_t)or32 | (uint64_t)in->imm;
+    } else {
+        const uint64_t *r = w->r64[in->a];
+        EMU_EACH(l) {
+            uint64_t on = emu_lane_k64(m, l), a = r[l];
+            ored |= a & on;
+            uint64_t al = (a & on) | ~on, ah = a & on;
+            lo = al < lo ? al : lo;
+            hi = ah > hi ? ah : hi;
+        }
+        lo += (uint64_t)in->imm;
+        hi += (uint64_t)in->imm;
+        ored |= (uint64_t)in->imm;
     }
     if (L->check && (ored & (align - 1))) return false;
     uint64_t end = hi + bytes;
@@ -282,10 +301,10 @@ static int h_ld(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
     for (unsigned k = 0; k < nv; k++) {
         if (wide) {
             uint64_t *d = w->r64[in->v[k]];
-            EMU_LANES(l) d[l] = EMU_ON(m, l) ? vals[k][l] : d[l];
+            EMU_EACH(l) EMU_PUT64(d, m, l, vals[k][l]);
         } else {
             uint32_t *d = w->r32[in->v[k]];
-            EMU_LANES(l) d[l] = EMU_ON(m, l) ? (uint32_t)vals[k][l] : d[l];
+            EMU_EACH(l) EMU_BLEND32(d, m, l, (uint32_t)vals[k][l]);
         }
     }
     return EMU_CONTINUE;
@@ -311,7 +330,7 @@ static int h_ld_b32(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
             memcpy(&tmp[l], p, 4);
         }
     }
-    EMU_LANES(l) d[l] = EMU_ON(m, l) ? tmp[l] : d[l];
+    EMU_EACH(l) EMU_BLEND32(d, m, l, tmp[l]);
     return EMU_CONTINUE;
 }
 
@@ -328,11 +347,11 @@ static int h_ld_uniform(struct emu_warp *w, const struct emu_inst *in, emu_mask 
         uint64_t v = load_elem(p + k * size, size, sgn, atomic);
         if (in->sub2 & LDST_WIDE) {
             uint64_t *d = w->r64[in->v[k]];
-            EMU_LANES(l) d[l] = EMU_ON(m, l) ? v : d[l];
+            EMU_EACH(l) EMU_PUT64(d, m, l, v);
         } else {
             uint32_t *d = w->r32[in->v[k]];
             uint32_t v32 = (uint32_t)v;
-            EMU_LANES(l) d[l] = EMU_ON(m, l) ? v32 : d[l];
+            EMU_EACH(l) EMU_BLEND32(d, m, l, v32);
         }
     }
     return EMU_CONTINUE;
@@ -345,6 +364,14 @@ static int h_st(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
     uint8_t *base;
     uint64_t stride;
     bool direct = warp_direct(w, in, m, size * nv, size * nv, true, &base, &stride);
+    if (direct && nv == 1 && !atomic && !wide) {
+        const uint32_t *v = w->r32[in->v[0]];
+        EMU_LANES(l) {
+            if (!EMU_ON(m, l)) continue;
+            memcpy(base + emu_addr(w, in, l) + l * stride, &v[l], size);
+        }
+        return EMU_CONTINUE;
+    }
     EMU_LANES(l) {
         if (!EMU_ON(m, l)) continue;
         uint8_t *p = direct ? base + emu_addr(w, in, l) + l * stride
@@ -363,21 +390,21 @@ static int h_st(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
 static int h_mov32(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
 {
     uint32_t *d = w->r32[in->d]; const uint32_t *a = w->r32[in->a];
-    EMU_LANES(l) d[l] = EMU_ON(m, l) ? a[l] : d[l];
+    EMU_EACH(l) EMU_BLEND32(d, m, l, a[l]);
     return EMU_CONTINUE;
 }
 
 static int h_mov16(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
 {
     uint32_t *d = w->r32[in->d]; const uint32_t *a = w->r32[in->a];
-    EMU_LANES(l) d[l] = EMU_ON(m, l) ? (a[l] & 0xFFFFu) : d[l];
+    EMU_EACH(l) EMU_BLEND32(d, m, l, (a[l] & 0xFFFFu));
     return EMU_CONTINUE;
 }
 
 static int h_mov64(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
 {
     uint64_t *d = w->r64[in->d]; const uint64_t *a = w->r64[in->a];
-    EMU_LANES(l) d[l] = EMU_ON(m, l) ? a[l] : d[l];
+    EMU_EACH(l) EMU_PUT64(d, m, l, a[l]);
     return EMU_CONTINUE;
 }
 
@@ -404,10 +431,10 @@ static int h_pack(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
     }
     if (in->sub2 & 8) {   /* destination is a 64-bit row */
         uint64_t *d = w->r64[in->d];
-        EMU_LANES(l) d[l] = EMU_ON(m, l) ? res[l] : d[l];
+        EMU_EACH(l) EMU_PUT64(d, m, l, res[l]);
     } else {
         uint32_t *d = w->r32[in->d];
-        EMU_LANES(l) d[l] = EMU_ON(m, l) ? (uint32_t)res[l] : d[l];
+        EMU_EACH(l) EMU_BLEND32(d, m, l, (uint32_t)res[l]);
     }
     return EMU_CONTINUE;
 }
@@ -422,10 +449,10 @@ static int h_unpack(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
     for (unsigned k = 0; k < in->nv; k++) {
         if (in->sub2 & LDST_WIDE) {
             uint64_t *d = w->r64[in->v[k]];
-            EMU_LANES(l) d[l] = EMU_ON(m, l) ? (src[l] >> (k * bits)) & part_mask : d[l];
+            EMU_EACH(l) EMU_PUT64(d, m, l, (src[l] >> (k * bits)) & part_mask);
         } else {
             uint32_t *d = w->r32[in->v[k]];
-            EMU_LANES(l) d[l] = EMU_ON(m, l) ? (uint32_t)((src[l] >> (k * bits)) & part_mask) : d[l];
+            EMU_EACH(l) EMU_BLEND32(d, m, l, (uint32_t)((src[l] >> (k * bits)) & part_mask));
         }
     }
     return EMU_CONTINUE;
@@ -436,25 +463,20 @@ static int h_unpack(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
 static int h_cvta(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
 {
     bool to = in->sub2, narrow = in->nv == 32;
-    uint64_t res[EMU_WARP_SIZE];
-    uint64_t sh = (uint64_t)(uintptr_t)w->cta->shared, lo = (uint64_t)(uintptr_t)w->local;
-    uint64_t pb = (uint64_t)(uintptr_t)w->cta->launch->params;
-    EMU_LANES(l) {
-        uint64_t a = narrow ? w->r32[in->a][l] : w->r64[in->a][l];
-        uint64_t lb = lo + (uint64_t)l * w->local_stride;
-        switch (in->sub) {
-        case PTX_SPACE_SHARED: case PTX_SPACE_SHARED_CLUSTER: res[l] = to ? a - sh : a + sh; break;
-        case PTX_SPACE_LOCAL: res[l] = to ? a - lb : a + lb; break;
-        case PTX_SPACE_PARAM: res[l] = to ? a - pb : a + pb; break;
-        default: res[l] = a; break;   /* global and const: generic addresses are the same */
-        }
+    uint64_t base = 0, lane_step = 0;
+    switch (in->sub) {
+    case PTX_SPACE_SHARED: case PTX_SPACE_SHARED_CLUSTER: base = (uint64_t)(uintptr_t)w->cta->shared; break;
+    case PTX_SPACE_LOCAL: base = (uint64_t)(uintptr_t)w->local; lane_step = w->local_stride; break;
+    case PTX_SPACE_PARAM: base = (uint64_t)(uintptr_t)w->cta->launch->params; break;
+    default: break;   /* global and const: generic addresses are the same */
     }
+    uint64_t sign = to ? (uint64_t)-1 : 1;   /* subtract the window base for .to */
     if (narrow) {
-        uint32_t *d = w->r32[in->d];
-        EMU_LANES(l) d[l] = EMU_ON(m, l) ? (uint32_t)res[l] : d[l];
+        uint32_t *d = w->r32[in->d]; const uint32_t *a = w->r32[in->a];
+        EMU_EACH(l) EMU_BLEND32(d, m, l, (uint32_t)(a[l] + sign * (base + l * lane_step)));
     } else {
-        uint64_t *d = w->r64[in->d];
-        EMU_LANES(l) d[l] = EMU_ON(m, l) ? res[l] : d[l];
+        uint64_t *d = w->r64[in->d]; const uint64_t *a = w->r64[in->a];
+        EMU_EACH(l) EMU_PUT64(d, m, l, a[l] + sign * (base + l * lane_step));
     }
     return EMU_CONTINUE;
 }

@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "emu/emu_exec.h"
+#include "emu/emu_lanes.h"
 
 static uint64_t now_ns(void)
 {
@@ -21,7 +22,7 @@ static int h_clock64(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
 {
     uint64_t v = clock_value(w) >> in->sub;
     uint64_t *d = w->r64[in->d];
-    EMU_LANES(l) d[l] = EMU_ON(m, l) ? v : d[l];
+    EMU_EACH(l) EMU_PUT64(d, m, l, v);
     return EMU_CONTINUE;
 }
 
@@ -29,7 +30,7 @@ static int h_clock32(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
 {
     uint32_t v = (uint32_t)(clock_value(w) >> in->sub);
     uint32_t *d = w->r32[in->d];
-    EMU_LANES(l) d[l] = EMU_ON(m, l) ? v : d[l];
+    EMU_EACH(l) EMU_BLEND32(d, m, l, v);
     return EMU_CONTINUE;
 }
 
@@ -39,7 +40,7 @@ static int h_timer64(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
     clock_gettime(CLOCK_REALTIME, &ts);
     uint64_t v = ((uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec) >> in->sub;
     uint64_t *d = w->r64[in->d];
-    EMU_LANES(l) d[l] = EMU_ON(m, l) ? v : d[l];
+    EMU_EACH(l) EMU_PUT64(d, m, l, v);
     return EMU_CONTINUE;
 }
 
@@ -49,14 +50,14 @@ static int h_timer32(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
     clock_gettime(CLOCK_REALTIME, &ts);
     uint32_t v = (uint32_t)(((uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec) >> in->sub);
     uint32_t *d = w->r32[in->d];
-    EMU_LANES(l) d[l] = EMU_ON(m, l) ? v : d[l];
+    EMU_EACH(l) EMU_BLEND32(d, m, l, v);
     return EMU_CONTINUE;
 }
 
 static int h_zero64(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
 {
     uint64_t *d = w->r64[in->d];
-    EMU_LANES(l) d[l] = EMU_ON(m, l) ? 0 : d[l];
+    EMU_EACH(l) EMU_PUT64(d, m, l, 0);
     return EMU_CONTINUE;
 }
 

@@ -404,7 +404,7 @@ void loom_kernel_attrs(const struct loom_kernel *k, struct loom_kernel_attrs *ou
         regs += f->reg_count[t] * (sz == 8 ? 2 : 1);
     }
     out->num_regs = regs < 255 ? regs : 255;
-    out->shared_bytes = k->mod->prog->static_shared;
+    out->shared_bytes = k->fn->shared_bytes;
     out->local_bytes = k->fn->frame_bytes;
     out->param_bytes = k->param_bytes;
     unsigned maxt = (unsigned)k->mod->dev->props.max_threads_per_block;
@@ -422,9 +422,9 @@ void loom_kernel_attrs(const struct loom_kernel *k, struct loom_kernel_attrs *ou
 enum loom_status loom_kernel_set_max_dynamic_shared(struct loom_kernel *k, size_t bytes)
 {
     size_t limit = k->mod->dev->props.shared_per_block_optin;
-    if (bytes + k->mod->prog->static_shared > limit)
+    if (bytes + k->fn->shared_bytes > limit)
         return fail(LOOM_ERR_INVALID_VALUE, "%zu bytes of dynamic shared memory exceed the device's limit of %zu",
-                    bytes, limit - (size_t)k->mod->prog->static_shared);
+                    bytes, limit - (size_t)k->fn->shared_bytes);
     k->max_dynamic_shared = bytes;
     return LOOM_OK;
 }
@@ -577,6 +577,10 @@ static enum loom_status run_grid(struct loom_device *dev, struct loom_kernel *k,
     unsigned workers = dev->workers;
     if (dev->cfg.deterministic) workers = 1;
     if ((uint64_t)workers > nctas) workers = (unsigned)nctas;
+    _Atomic uint64_t next = 0;
+    uint64_t chunk = nctas / ((uint64_t)workers * 16);
+    if (chunk < 1) chunk = 1;
+    if (chunk > 64) chunk = 64;
     double t0 = now_s();
 #pragma omp parallel num_threads(workers) reduction(+ : wi, ti, div)
     {
@@ -585,17 +589,22 @@ static enum loom_status run_grid(struct loom_device *dev, struct loom_kernel *k,
 #pragma omp critical(loom_fault)
             oom = true;
         }
-#pragma omp for schedule(dynamic, 1)
-        for (uint64_t i = 0; i < nctas; i++) {
-            if (!cta || atomic_load_explicit(&faulted, memory_order_relaxed)) continue;
-            uint32_t id[3] = { (uint32_t)(i % L->grid[0]), (uint32_t)((i / L->grid[0]) % L->grid[1]),
-                               (uint32_t)(i / ((uint64_t)L->grid[0] * L->grid[1])) };
-            emu_cta_begin(cta, id, (uint32_t)(i % L->nsm));
-            if (emu_cta_run(cta, UINT64_MAX) == EMU_CTA_FAULT) {
+        /* CTAs are handed out in chunks from one counter: cheap and balanced. */
+        for (;;) {
+            uint64_t first = atomic_fetch_add_explicit(&next, chunk, memory_order_relaxed);
+            if (first >= nctas || !cta || atomic_load_explicit(&faulted, memory_order_relaxed)) break;
+            uint64_t last = first + chunk < nctas ? first + chunk : nctas;
+            for (uint64_t i = first; i < last; i++) {
+                uint32_t id[3] = { (uint32_t)(i % L->grid[0]), (uint32_t)((i / L->grid[0]) % L->grid[1]),
+                                   (uint32_t)(i / ((uint64_t)L->grid[0] * L->grid[1])) };
+                emu_cta_begin(cta, id, (uint32_t)(i % L->nsm));
+                if (emu_cta_run(cta, UINT64_MAX) == EMU_CTA_FAULT) {
 #pragma omp critical(loom_fault)
-                {
-                    if (!atomic_load(&faulted)) fault = cta->fault_store;
-                    atomic_store(&faulted, 1);
+                    {
+                        if (!atomic_load(&faulted)) fault = cta->fault_store;
+                        atomic_store(&faulted, 1);
+                    }
+                    break;
                 }
             }
         }
@@ -641,14 +650,15 @@ enum loom_status loom_launch(struct loom_device *dev, struct loom_kernel *k, con
         .grid = { cfg->grid[0], cfg->grid[1], cfg->grid[2] },
         .block = { cfg->block[0], cfg->block[1], cfg->block[2] },
         .dyn_shared = cfg->shared_bytes, .params = params, .params_size = k->param_bytes,
-        .mem = dev->mem, .host = dev->host, .check = !dev->cfg.no_check,
+        .mem = dev->mem, .host = dev->host, .check = !dev->cfg.no_check, .zero_shared = dev->cfg.deterministic,
         .nsm = (uint32_t)dev->props.multiprocessors, .nwarpid = (uint32_t)(dev->props.max_threads_per_sm / 32),
     };
     pthread_mutex_lock(&dev->lock);
     L.gridid = ++dev->next_gridid;
     pthread_mutex_unlock(&dev->lock);
     uint64_t stack = dev->stack_bytes < 16384 ? 16384 : dev->stack_bytes;
-    L.local_stride = align_up(k->fn->frame_bytes, 16) + stack;
+    /* Local memory per thread: the kernel's frame, plus a stack when it can call. */
+    L.local_stride = align_up(k->fn->frame_bytes, 16) + (k->mod->prog->has_calls ? stack : 0);
     st = run_grid(dev, k, &L);
     free(params);
     return st;
