@@ -26,3 +26,5 @@ tests_unit_check_loom_SOURCES += tests/unit/check_emu_int.c
 EXTRA_DIST += tests/edge/int
 TESTS += tests/ptx/run-verbose.sh
 EXTRA_DIST += tests/ptx/run-verbose.sh tests/ptx/verbose
+# tests/corpus: the PTX corpus that check_ptx.c (test_corpus_clean) parses
+EXTRA_DIST += tests/corpus
