@@ -26,6 +26,9 @@ enum { FF16, FBF16, FF32, FF64 };   /* float formats */
     const unsigned flags = (unsigned)(in->imm & 0xFF), xbits = (unsigned)((in->imm >> 8) & 0xFF); \
     (void)sbits; (void)ssgn; (void)dbits; (void)dsgn; (void)flags; (void)xbits;
 
+#define PUT32 EMU_BLEND32
+#define PUT64 EMU_PUT64
+
 /* Handler stamps: S and D are the source and destination row files (32/64);
  * EXPR sees the lane's source bits as uint64_t a (and b for pairs). */
 #define CV_H(name, S, D, EXPR) \
@@ -33,7 +36,7 @@ enum { FF16, FBF16, FF32, FF64 };   /* float formats */
     { \
         PARAMS \
         uint##D##_t *d = w->r##D[in->d]; const uint##S##_t *ra = w->r##S[in->a]; \
-        EMU_EACH(l) { uint64_t a = ra[l]; EMU_PUT##D(d, m, l, (uint##D##_t)(EXPR)); } \
+        EMU_EACH(l) { uint64_t a = ra[l]; PUT##D(d, m, l, (uint##D##_t)(EXPR)); } \
         return EMU_CONTINUE; \
     }
 #define CV_H2(name, EXPR) \
@@ -41,7 +44,7 @@ enum { FF16, FBF16, FF32, FF64 };   /* float formats */
     { \
         PARAMS \
         uint32_t *d = w->r32[in->d]; const uint32_t *ra = w->r32[in->a], *rb = w->r32[in->b]; \
-        EMU_EACH(l) { uint64_t a = ra[l], b = rb[l]; EMU_PUT32(d, m, l, (uint32_t)(EXPR)); } \
+        EMU_EACH(l) { uint64_t a = ra[l], b = rb[l]; EMU_BLEND32(d, m, l, (uint32_t)(EXPR)); } \
         return EMU_CONTINUE; \
     }
 
@@ -510,7 +513,7 @@ static int h_pack(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
     EMU_EACH(l) {
         uint32_t lowpart = clampn(rb[l], bits, sgn) | (clampn(ra[l], bits, sgn) << bits);
         uint32_t r = with_c ? lowpart | (rc[l] << (2 * bits)) : lowpart;
-        EMU_PUT32(d, m, l, r);
+        EMU_BLEND32(d, m, l, r);
     }
     return EMU_CONTINUE;
 }

@@ -16,14 +16,14 @@
     static int name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
     { \
         uint32_t *d = w->r32[in->d]; const uint32_t *ra = w->r32[in->a]; \
-        EMU_EACH(l) { uint32_t a = ra[l]; EMU_PUT32(d, m, l, (EXPR)); } \
+        EMU_EACH(l) { uint32_t a = ra[l]; EMU_BLEND32(d, m, l, (EXPR)); } \
         return EMU_CONTINUE; \
     }
 #define H32_2(name, EXPR) \
     static int name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
     { \
         uint32_t *d = w->r32[in->d]; const uint32_t *ra = w->r32[in->a], *rb = w->r32[in->b]; \
-        EMU_EACH(l) { uint32_t a = ra[l], b = rb[l]; EMU_PUT32(d, m, l, (EXPR)); } \
+        EMU_EACH(l) { uint32_t a = ra[l], b = rb[l]; EMU_BLEND32(d, m, l, (EXPR)); } \
         return EMU_CONTINUE; \
     }
 #define H32_3(name, EXPR) \
@@ -31,7 +31,7 @@
     { \
         uint32_t *d = w->r32[in->d]; \
         const uint32_t *ra = w->r32[in->a], *rb = w->r32[in->b], *rc = w->r32[in->c]; \
-        EMU_EACH(l) { uint32_t a = ra[l], b = rb[l], c = rc[l]; EMU_PUT32(d, m, l, (EXPR)); } \
+        EMU_EACH(l) { uint32_t a = ra[l], b = rb[l], c = rc[l]; EMU_BLEND32(d, m, l, (EXPR)); } \
         return EMU_CONTINUE; \
     }
 #define H64_1(name, EXPR) \
@@ -86,9 +86,9 @@ static inline uint32_t canon32(uint32_t r) { return emu_isnan32(r) ? EMU_NAN32 :
 /* .sat: clamp to [0.0, 1.0]; NaN and negative results (-0 included) give +0. */
 static inline uint32_t sat32(uint32_t r)
 {
-    if (emu_isnan32(r) || (r & SIGN32))
-        return 0;
-    return r > ONE32 ? ONE32 : r;
+    uint32_t c = r > ONE32 ? ONE32 : r;
+    uint32_t zero = emu_isnan32(r) | (r >> 31);         /* bitwise: no branch to vectorise */
+    return c & (zero - 1u);
 }
 
 /* Result finishing common to f32 arithmetic: flush, clamp, canonical NaN. */
@@ -101,7 +101,7 @@ static inline uint32_t fin32(uint32_t r, int ftz, int sat)
     return canon32(r);
 }
 
-static inline int finite64(double x) { return (emu_b64(x) & 0x7FF0000000000000ull) != 0x7FF0000000000000ull; }
+static inline int finite64(double x) { return x - x == 0.0; }   /* false for inf and NaN */
 
 /* Rounds an exact (or round-to-odd) double result to f32. With .ftz the GPU
  * flushes a result that is tiny after rounding to 24 bits with an unbounded
@@ -110,8 +110,10 @@ static inline int finite64(double x) { return (emu_b64(x) & 0x7FF0000000000000ul
 static inline uint32_t round32(double x, int rnd, int ftz)
 {
     uint32_t r = emu_f64_to_f32(x, rnd);
-    if (ftz && emu_tiny32(x, rnd))
-        r = (uint32_t)(emu_b64(x) >> 32) & SIGN32;
+    if (ftz) {
+        uint32_t tiny = 0u - (uint32_t)emu_tiny32(x, rnd);    /* a mask, not a branch */
+        r = (r & ~tiny) | ((uint32_t)(emu_b64(x) >> 32) & SIGN32 & tiny);
+    }
     return r;
 }
 
@@ -121,7 +123,7 @@ static inline uint32_t round32(double x, int rnd, int ftz)
 static inline uint32_t sum32(double x, double y, uint32_t sx, uint32_t sy, int rnd, int ftz)
 {
     double e, s = emu_two_sum(x, y, &e);
-    double v = finite64(s) ? emu_round_odd(s, e) : s;
+    double v = emu_round_odd(s, e);
     uint32_t r = round32(v, rnd, ftz);
     if (rnd == EMU_RND_M && s == 0.0)
         r = (sx | sy) & SIGN32;

@@ -65,7 +65,7 @@ static inline uint32_t h_add1(uint32_t a, uint32_t b, int fmt, int ftz, int sat)
         b = hftz(b, fmt);
     }
     double e, s = emu_two_sum(dval(a, fmt), dval(b, fmt), &e);
-    double v = (emu_b64(s) & 0x7FF0000000000000ull) != 0x7FF0000000000000ull ? emu_round_odd(s, e) : s;
+    double v = emu_round_odd(s, e);
     return hfinish(hround(v, fmt, ftz), fmt, sat, 0);
 }
 static inline uint32_t h_mul1(uint32_t a, uint32_t b, int fmt, int ftz, int sat)
@@ -90,7 +90,7 @@ static inline uint32_t h_fma1(uint32_t a, uint32_t b, uint32_t c, int fmt, int f
     }
     double p = dval(a, fmt) * dval(b, fmt);                 /* exact: 2 x 11 bits */
     double e, s = emu_two_sum(p, dval(c, fmt), &e);
-    double v = (emu_b64(s) & 0x7FF0000000000000ull) != 0x7FF0000000000000ull ? emu_round_odd(s, e) : s;
+    double v = emu_round_odd(s, e);
     uint32_t r = hfinish(hround(v, fmt, ftz), fmt, sat, relu);
     return (oob && oobhit) ? 0u : r;
 }
@@ -162,14 +162,14 @@ static inline uint32_t h_tanh1(uint32_t a, int fmt)
     static int name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
     { \
         uint32_t *d = w->r32[in->d]; const uint32_t *ra = w->r32[in->a]; \
-        EMU_EACH(l) { uint32_t a = ra[l]; EMU_PUT32(d, m, l, (EXPR)); } \
+        EMU_EACH(l) { uint32_t a = ra[l]; EMU_BLEND32(d, m, l, (EXPR)); } \
         return EMU_CONTINUE; \
     }
 #define HH_2(name, EXPR) \
     static int name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
     { \
         uint32_t *d = w->r32[in->d]; const uint32_t *ra = w->r32[in->a], *rb = w->r32[in->b]; \
-        EMU_EACH(l) { uint32_t a = ra[l], b = rb[l]; EMU_PUT32(d, m, l, (EXPR)); } \
+        EMU_EACH(l) { uint32_t a = ra[l], b = rb[l]; EMU_BLEND32(d, m, l, (EXPR)); } \
         return EMU_CONTINUE; \
     }
 #define HH_3(name, EXPR) \
@@ -177,7 +177,7 @@ static inline uint32_t h_tanh1(uint32_t a, int fmt)
     { \
         uint32_t *d = w->r32[in->d]; \
         const uint32_t *ra = w->r32[in->a], *rb = w->r32[in->b], *rc = w->r32[in->c]; \
-        EMU_EACH(l) { uint32_t a = ra[l], b = rb[l], c = rc[l]; EMU_PUT32(d, m, l, (EXPR)); } \
+        EMU_EACH(l) { uint32_t a = ra[l], b = rb[l], c = rc[l]; EMU_BLEND32(d, m, l, (EXPR)); } \
         return EMU_CONTINUE; \
     }
 

@@ -62,6 +62,15 @@ static inline void emu_pred_put(struct emu_warp *w, uint16_t row, emu_mask m, em
     w->pred[row] = (w->pred[row] & ~m) | (bits & m);
 }
 
+/* A masked 32-bit write as arithmetic: with EMU_PUT32's select, gcc sinks the
+ * computation of x into the lane-on branch and, under -ftrapping-math, then
+ * refuses to if-convert floating-point work back out of it; the mask blend
+ * keeps x unconditional, so float handlers vectorise. */
+#define EMU_BLEND32(row, m, l, x) do { \
+        uint32_t blend_x_ = (x), blend_k_ = emu_lane_k32((m), (l)); \
+        (row)[l] = (blend_x_ & blend_k_) | ((row)[l] & ~blend_k_); \
+    } while (0)
+
 /* ---- Floating-point formats (emu_float.c, emu_half.c, emu_cvt.c) -----------
  * Rounding of exact or round-to-odd intermediate values into the narrower
  * formats, in integer arithmetic, without touching the FP environment. */
@@ -80,13 +89,18 @@ static inline uint32_t emu_isnanbf(uint32_t h) { return (h & 0x7FFFu) > 0x7F80u;
 /* s + e, with s = RN(x) and e the exact error x - s (TwoSum), rounded to odd
  * at 53 bits: s itself when exact or when its last bit is already 1, else its
  * neighbour on e's side. Rounding the result once more to a format of at most
- * 51 bits gives the correctly rounded x in any mode. s must be finite. */
+ * 51 bits gives the correctly rounded x in any mode. An infinite or NaN s
+ * (whose e is NaN) comes back unchanged. Branch-free, so that lane loops
+ * using it vectorise even under -ftrapping-math. */
 static inline double emu_round_odd(double s, double e)
 {
     uint64_t sb = emu_b64(s), eb = emu_b64(e);
-    uint64_t fix = (e != 0.0 ? 1u : 0u) & ~sb;              /* inexact and even */
-    uint64_t away = 1u ^ ((sb ^ eb) >> 63);                 /* e has s's sign */
-    return emu_f64(sb + fix * (2 * away) - fix);
+    uint64_t mag = eb << 1;
+    uint64_t nonzero = (mag | ((uint64_t)0 - mag)) >> 63;               /* e != 0 */
+    uint64_t nonfinite = ((((eb >> 52) & 0x7FFu) + 1u) >> 11) & 1u;     /* e is inf or NaN */
+    uint64_t fix = ((uint64_t)0 - (nonzero & ~nonfinite)) & ((sb & 1u) - 1u);   /* inexact, even */
+    uint64_t step = ((1u ^ ((sb ^ eb) >> 63)) << 1) - 1u;              /* +1 if e has s's sign, else -1 */
+    return emu_f64(sb + (step & fix));                                 /* (no 64-bit compares: SSE2) */
 }
 
 /* TwoSum: s = RN(a + b) and the exact error; exact while nothing overflows.
