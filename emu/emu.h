@@ -288,7 +288,8 @@ static inline uint64_t emu_b64(double f) { uint64_t b; memcpy(&b, &f, 8); return
  * in->addr32) plus in->imm. Absolute and symbol addresses arrive as constant rows. */
 static inline uint64_t emu_addr(const struct emu_warp *w, const struct emu_inst *in, unsigned l)
 {
-    return (in->addr32 ? (uint64_t)w->r32[in->a][l] : w->r64[in->a][l]) + (uint64_t)in->imm;
+    /* 32-bit address arithmetic wraps at 32 bits. */
+    return in->addr32 ? (uint64_t)(uint32_t)(w->r32[in->a][l] + (uint32_t)in->imm) : w->r64[in->a][l] + (uint64_t)in->imm;
 }
 /* Translates lane l's address in `space` (PTX_SPACE_NONE = generic) to a host
  * pointer for an access of `size` bytes. When checking is on it verifies bounds,

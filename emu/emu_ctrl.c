@@ -116,9 +116,29 @@ static int h_call(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
         const uint64_t *fp = w->r64[ci->ptr_row];
         unsigned first = (unsigned)__builtin_ctz(m);
         uint64_t v = fp[first];
-        EMU_LANES(l) if (EMU_ON(m, l) && fp[l] != v)
-            return emu_fault(w, in, l, LOOM_ERR_LAUNCH_FAILED, fp[l], 0,
-                             "indirect call through different function pointers in one warp is not supported yet");
+        emu_mask same = 0;
+        EMU_LANES(l) if (EMU_ON(m, l) && fp[l] == v) same |= 1u << l;
+        if (same != m || m != w->active) {
+            /* Lanes call different functions (or some skip the call): split the
+             * warp so each group re-executes this call on its own; all meet
+             * again after it. */
+            uint32_t here = (uint32_t)(in - prog->code), targets[EMU_WARP_SIZE + 1];
+            emu_mask masks[EMU_WARP_SIZE + 1];
+            unsigned n = 0;
+            emu_mask left = m;
+            while (left) {
+                uint64_t t = fp[__builtin_ctz(left)];
+                emu_mask g = 0;
+                EMU_LANES(l) if (EMU_ON(left, l) && fp[l] == t) g |= 1u << l;
+                targets[n] = here; masks[n++] = g;
+                left &= ~g;
+            }
+            if (m != w->active) { targets[n] = w->pc; masks[n++] = w->active & ~m; }
+            if (n > 1) {
+                emu_simt_diverge_n(w, targets, masks, n, w->pc);
+                return EMU_CONTINUE;
+            }
+        }
         if ((v & 0xFFFF000000000000ull) != EMU_FUNC_TAG || (v & 0xFFFFFFFFull) >= prog->nfuncs)
             return emu_fault(w, in, first, LOOM_ERR_LAUNCH_FAILED, v, 0,
                              "indirect call through 0x%llx, which is not a function", (unsigned long long)v);
@@ -443,8 +463,13 @@ static enum emu_sel sel_bar(struct emu_decoder *dc, const struct ptx_instr *pi, 
     if (red) {
         /* bar.red.op.type d, a{, b}, {!}c */
         if (pi->nops < 3) return emu_dec_unsupported(dc, "bar.red needs d, a, c");
-        enum ptx_mod op = pi->subop != PTX_MOD_NONE_ ? pi->subop : pi->boolop;
-        out->sub = op == PTX_MOD_POPC ? BAR_RED_POPC : op == PTX_MOD_AND ? BAR_RED_AND : BAR_RED_OR;
+        out->sub = 0;
+        for (unsigned k = 0; k < pi->nmods; k++) {
+            if (pi->mods[k] == PTX_MOD_POPC) out->sub = BAR_RED_POPC;
+            else if (pi->mods[k] == PTX_MOD_AND) out->sub = BAR_RED_AND;
+            else if (pi->mods[k] == PTX_MOD_OR) out->sub = BAR_RED_OR;
+        }
+        if (!out->sub) return emu_dec_unsupported(dc, "bar.red needs .popc, .and or .or");
         out->d = out->sub == BAR_RED_POPC ? emu_dec_dst(dc, &pi->ops[0], PTX_T_U32) : emu_dec_pred(dc, &pi->ops[0]);
         out->a = emu_dec_src(dc, &pi->ops[1], PTX_T_U32);
         if (pi->nops == 4) out->b = emu_dec_src(dc, &pi->ops[2], PTX_T_U32);

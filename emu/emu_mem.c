@@ -222,15 +222,15 @@ static bool warp_direct(struct emu_warp *w, const struct emu_inst *in, emu_mask 
         const uint32_t *r = w->r32[in->a];
         uint32_t lo32 = UINT32_MAX, hi32 = 0, or32 = 0;
         EMU_EACH(l) {
-            uint32_t on = emu_lane_k32(m, l), a = r[l];
+            uint32_t on = emu_lane_k32(m, l), a = r[l] + (uint32_t)in->imm;
             or32 |= a & on;
             uint32_t al = (a & on) | ~on, ah = a & on;
             lo32 = al < lo32 ? al : lo32;
             hi32 = ah > hi32 ? ah : hi32;
         }
-        lo = (uint64_t)lo32 + (uint64_t)in->imm;
-        hi = (uint64_t)hi32 + (uint64_t)in->imm;
-        ored = (uint64_t)or32 | (uint64_t)in->imm;
+        lo = lo32;
+        hi = hi32;
+        ored = or32;
     } else {
         const uint64_t *r = w->r64[in->a];
         EMU_EACH(l) {
