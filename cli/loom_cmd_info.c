@@ -207,7 +207,7 @@ static void print_device_text(const struct sched_preset *p)
     const struct loom_device_props *d = &p->props;
     const struct sched_sm_limits *sm = &p->sm;
     char b1[32], b2[32], b3[32];
-    printf("\nEmulated GPU (--device %s)\n", p->name);
+    printf("\nEmulated GPU (preset %s)\n", p->name);
     row("Name:", "%s", d->name);
     row("Modelled on:", "%s", p->model);
     row("Architecture:", "%s, compute capability %d.%d", p->architecture, d->cc_major,
@@ -392,6 +392,8 @@ int loom_cmd_info(int argc, char **argv)
         print_presets(json);
         return 0;
     }
+    if (device == NULL && getenv("LOOM_DEVICE") && *getenv("LOOM_DEVICE"))
+        device = getenv("LOOM_DEVICE");
     const struct sched_preset *preset = device ? sched_preset_find(device) : sched_preset_default();
     if (preset == NULL) {
         char names[256];

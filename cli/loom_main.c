@@ -42,7 +42,8 @@ static const char info_usage[] =
     "nodes and their memory, the default number of workers) and the properties of the\n"
     "GPU that Loom presents to kernels and CUDA programs.\n"
     "\n"
-    "  --device PRESET  show this preset instead of the default (h100)\n"
+    "  --device PRESET  show this preset instead of the default (LOOM_DEVICE,\n"
+    "                   else h100)\n"
     "  --json           print the same facts as one JSON object\n"
     "  --presets        list the presets (with --json: as a JSON array)\n";
 
@@ -86,9 +87,9 @@ static const char exec_usage[] =
     "  --deterministic  fixed schedule: identical results and output   LOOM_DETERMINISTIC=1\n"
     "                   run after run\n"
     "  --no-check       turn memory checking off (faster)              LOOM_NO_CHECK=1\n"
-    "  --device PRESET  the GPU to present (loom info --presets)\n"
-    "  --timeout S      stop a kernel that runs longer than S seconds and show\n"
-    "                   where each warp is\n"
+    "  --device PRESET  the GPU to present (loom info --presets)       LOOM_DEVICE=PRESET\n"
+    "  --timeout S      stop a kernel running longer than S seconds    LOOM_TIMEOUT=S\n"
+    "                   and show where each warp is\n"
     "\n"
     "LOOM_LOG=1 traces the CUDA calls the program makes.\n"
     "Example:  loom exec --stats ./vector_add 1000000\n";
