@@ -49,7 +49,7 @@ static const char info_usage[] =
 
 static const char run_usage[] =
     "usage: loom run FILE.ptx [--kernel NAME] --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
-    "                [--shared BYTES] [ARG ...]\n"
+    "                [--shared BYTES] [OPTIONS] [ARG ...]\n"
     "\n"
     "Runs one kernel of a PTX file on the CPU, with its arguments on the command line.\n"
     "--kernel may be omitted when the module has one entry; --shared sets the dynamic\n"
@@ -65,14 +65,17 @@ static const char run_usage[] =
     "                            kernel completes\n"
     "  inout:TYPE:COUNT=@IN>OUT  initialised from IN, written to OUT\n"
     "\n"
-    "Quote arguments holding '>' so that the shell does not redirect:\n"
-    "  loom run saxpy.ptx --grid 4 --block 256 f32:2.0 in:f32:1024=iota \\\n"
-    "           'inout:f32:1024=@y.bin>y.out' u32:1024\n"
+    "OPTIONS (as for loom exec): --workers N, --device PRESET, --stats, --no-check,\n"
+    "--deterministic, --timeout S; -v, --verbose describes the launch and its arguments.\n"
     "\n"
-    "A fault in the kernel (out-of-bounds access, trap, deadlock) prints a report naming\n"
-    "the kernel, the PTX line, the block and thread, and exits non-zero.\n"
-    "Environment: LOOM_WORKERS, LOOM_DETERMINISTIC, LOOM_NO_CHECK, LOOM_STATS, LOOM_LOG\n"
-    "(docs/USAGE.md).\n";
+    "Quote arguments holding '>' so that the shell does not redirect:\n"
+    "  loom run saxpy.ptx --kernel saxpy --grid 4 --block 256 s32:1000 f32:2.0 \\\n"
+    "           in:f32:1000=iota 'inout:f32:1000=@y.bin>y.out'\n"
+    "\n"
+    "Exit status 0 when the kernel completed and every output was written; 2 for a wrong\n"
+    "command line (unknown kernel, arguments that do not match the .param list); 1 when\n"
+    "the kernel faulted (a report names the kernel, PTX line, block, thread and address)\n"
+    "or a file could not be read or written.\n";
 
 static const char exec_usage[] =
     "usage: loom exec [OPTIONS] PROGRAM [ARGS...]\n"
