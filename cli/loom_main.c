@@ -26,9 +26,10 @@ struct loom_command {
 static const char check_usage[] =
     "usage: loom check [--verbose] FILE.ptx...\n"
     "\n"
-    "Parses and checks each PTX file as the PTX ISA defines it: syntax, declarations,\n"
-    "operand types and state spaces. Prints nothing and exits 0 when every file is\n"
-    "valid; otherwise prints each problem as FILE:LINE:COL: error: MESSAGE and exits 1.\n"
+    "Parses and checks each PTX file (- reads standard input) as the PTX ISA defines it:\n"
+    "syntax, declarations, operand types and state spaces. Prints nothing and exits 0\n"
+    "when every file is valid; otherwise prints each problem as\n"
+    "FILE:LINE:COL: error: MESSAGE and exits 1. A wrong command line exits 2.\n"
     "\n"
     "  -v, --verbose   also print, per kernel: parameters, registers by width, static\n"
     "                  shared and local bytes, basic blocks and reconvergence points\n"
