@@ -9,13 +9,6 @@
 #include "loom/loom.h"
 #include "sched/sched_preset.h"
 
-/* Weak, so that `loom` still links while a subcommand is being written; a command whose
- * code is not linked in says so instead of running. */
-#pragma weak loom_cmd_check
-#pragma weak loom_cmd_info
-#pragma weak loom_cmd_run
-#pragma weak loom_cmd_exec
-
 struct loom_command {
     const char *name;
     int (*run)(int argc, char **argv);
@@ -237,10 +230,6 @@ int main(int argc, char **argv)
     if (argc == 3 && (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0)) {
         print_command_help(cmd);
         return 0;
-    }
-    if (cmd->run == NULL) {
-        fprintf(stderr, "loom: '%s' is not available in this build\n", cmd->name);
-        return 2;
     }
     return cmd->run(argc - 1, argv + 1);
 }
