@@ -365,7 +365,7 @@ cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config)
     return rt_return(cudaSuccess, "cudaDeviceSetSharedMemConfig(%d)", (int)config);
 }
 
-/* One device: no peers. */
+/* One device: no peers (asking about the device itself succeeds with 0, as on a GPU). */
 cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevice)
 {
     cudaError_t e = canAccessPeer ? cudaSuccess : cudaErrorInvalidValue;

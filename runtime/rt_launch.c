@@ -45,8 +45,9 @@ cudaError_t rt_launch(const void *func, dim3 grid, dim3 block, void **args, size
     struct CUkern_st *f = NULL;
     struct loom_kernel *k = NULL;
     struct loom_stream *ls = NULL;
+    /* CUDA 13 takes an unknown function for a bad cudaKernel_t handle */
     if (e == cudaSuccess && !(f = rt_function_find(func)))
-        e = cudaErrorInvalidDeviceFunction;
+        e = cudaErrorInvalidResourceHandle;
     if (e == cudaSuccess)
         e = rt_function_kernel(f, &k);
     if (e == cudaSuccess)
@@ -63,6 +64,9 @@ cudaError_t rt_launch(const void *func, dim3 grid, dim3 block, void **args, size
         if (s != LOOM_OK && rt.log)
             rt_log("%s", loom_device_error(rt.dev));
         e = rt_check(s);
+        /* CUDA 13 reports a bad grid, block or shared-memory size as an invalid argument */
+        if (s == LOOM_ERR_INVALID_CONFIG)
+            e = cudaErrorInvalidValue;
         /* a fault inside the kernel is an asynchronous error: the launch itself
          * succeeded, later calls report the (sticky) fault */
         if (rt_is_fault(s))
@@ -326,9 +330,8 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlock
     if (e == cudaSuccess) {
         struct loom_kernel_attrs a;
         loom_kernel_attrs(k, &a);
-        unsigned max_threads = a.max_threads_per_block ? a.max_threads_per_block
-                                                       : (unsigned)rt.props.max_threads_per_block;
-        *numBlocks = (unsigned)blockSize > max_threads ? 0 : occupancy(&a, blockSize, dynamicSMemSize);
+        /* like CUDA's calculator: resources only, __launch_bounds__ is not consulted */
+        *numBlocks = blockSize > rt.props.max_threads_per_block ? 0 : occupancy(&a, blockSize, dynamicSMemSize);
     }
     return rt_return(e, "cudaOccupancyMaxActiveBlocksPerMultiprocessor(%s, %d, %zu) -> %d",
                      f ? f->device_name : "?", blockSize, dynamicSMemSize,

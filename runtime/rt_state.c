@@ -21,6 +21,10 @@ struct rt_state rt = {
 };
 
 static _Thread_local cudaError_t last_error;
+/* A sticky fault is handed to each thread by cudaGetLastError once: the thread
+ * remembers the fault generation it has seen. */
+static _Thread_local unsigned sticky_seen;
+static unsigned sticky_generation;
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 
 static const struct {
@@ -164,6 +168,8 @@ static cudaError_t sticky(void)
     pthread_mutex_lock(&rt.lock);
     bool first = !rt.sticky_reported;
     rt.sticky_reported = true;
+    if (first)
+        sticky_generation++;
     pthread_mutex_unlock(&rt.lock);
     if (first)
         fprintf(stderr, "loom: %s\n", loom_device_error(rt.dev));
@@ -237,23 +243,40 @@ cudaError_t rt_unsupported(const char *name)
     return cudaErrorNotSupported;
 }
 
-/* cudaGetLastError returns and clears the thread's last error; a sticky fault
- * is returned again and again until cudaDeviceReset. */
-cudaError_t cudaGetLastError(void)
+/* The thread's last error, or a sticky fault this thread has not been told of. */
+static cudaError_t pending_error(bool clear)
 {
     cudaError_t e = last_error;
-    last_error = cudaSuccess;
-    if (e == cudaSuccess && rt.dev)
-        e = sticky();
+    unsigned gen = 0;
+    if (rt.dev) {
+        cudaError_t s = sticky();
+        pthread_mutex_lock(&rt.lock);
+        gen = sticky_generation;
+        pthread_mutex_unlock(&rt.lock);
+        if (e == cudaSuccess && s != cudaSuccess && sticky_seen != gen)
+            e = s;
+    }
+    if (clear) {
+        last_error = cudaSuccess;
+        if (e != cudaSuccess)
+            sticky_seen = gen;
+    }
+    return e;
+}
+
+/* cudaGetLastError returns and clears the thread's last error; a sticky fault
+ * keeps failing other calls until cudaDeviceReset but is handed out here once
+ * (what CUDA 13 does). */
+cudaError_t cudaGetLastError(void)
+{
+    cudaError_t e = pending_error(true);
     rt_log("cudaGetLastError() = %s", rt_error_name(e));
     return e;
 }
 
 cudaError_t cudaPeekAtLastError(void)
 {
-    cudaError_t e = last_error;
-    if (e == cudaSuccess && rt.dev)
-        e = sticky();
+    cudaError_t e = pending_error(false);
     rt_log("cudaPeekAtLastError() = %s", rt_error_name(e));
     return e;
 }
@@ -262,6 +285,7 @@ cudaError_t cudaPeekAtLastError(void)
 void rt_state_reset_errors(void)
 {
     last_error = cudaSuccess;
+    sticky_seen = 0;
     pthread_mutex_lock(&rt.lock);
     rt.sticky_reported = false;
     pthread_mutex_unlock(&rt.lock);

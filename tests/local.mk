@@ -28,3 +28,9 @@ TESTS += tests/ptx/run-verbose.sh
 EXTRA_DIST += tests/ptx/run-verbose.sh tests/ptx/verbose
 # tests/corpus: the PTX corpus that check_ptx.c (test_corpus_clean) parses
 EXTRA_DIST += tests/corpus
+# runtime/: the CUDA runtime stand-in -- its ABI against NVIDIA's headers, and CUDA programs
+# built with nvcc --cudart shared run under loom exec (both skip without nvcc)
+TESTS += tests/cuda/abi-check.sh tests/cuda/run-tests.sh
+EXTRA_DIST += tests/cuda/abi-check.sh tests/cuda/run-tests.sh tests/cuda/build.sh tests/cuda/record-gpu.sh \
+	tests/cuda/XFAIL tests/cuda/abi tests/cuda/src tests/cuda/expected
+CLEANFILES += tests/cuda/bin/*/*

@@ -11,7 +11,7 @@ int main()
     touch<<<1, 2048>>>(p);
     cudaError_t e = cudaPeekAtLastError();
     printf("2048 threads per block, peek: %s\n", cudaGetErrorName(e));
-    EXPECT(e == cudaErrorInvalidConfiguration);
+    EXPECT(e == cudaErrorInvalidValue);
     e = cudaGetLastError();
     printf("get: %s (%s)\n", cudaGetErrorName(e), cudaGetErrorString(e));
     e = cudaGetLastError();
@@ -21,17 +21,17 @@ int main()
     touch<<<0, 32>>>(p);
     e = cudaGetLastError();
     printf("empty grid: %s\n", cudaGetErrorName(e));
-    EXPECT(e == cudaErrorInvalidConfiguration);
+    EXPECT(e == cudaErrorInvalidValue);
 
     touch<<<dim3(1, 1, 1), dim3(1, 1, 128)>>>(p);
     e = cudaGetLastError();
     printf("block z of 128: %s\n", cudaGetErrorName(e));
-    EXPECT(e == cudaErrorInvalidConfiguration);
+    EXPECT(e == cudaErrorInvalidValue);
 
     touch<<<dim3(1, 65536, 1), 1>>>(p);
     e = cudaGetLastError();
     printf("grid y of 65536: %s\n", cudaGetErrorName(e));
-    EXPECT(e == cudaErrorInvalidConfiguration);
+    EXPECT(e == cudaErrorInvalidValue);
 
     touch<<<4, 1024>>>(p);
     e = cudaDeviceSynchronize();

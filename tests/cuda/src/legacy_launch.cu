@@ -1,6 +1,6 @@
-// legacy_launch.cu -- built with -D__NV_LEGACY_LAUNCH: <<<>>> goes through cudaLaunchKernel
+// legacy_launch.cu -- built with -D__NV_LEGACY_LAUNCH for the host compiler: <<<>>> goes through cudaLaunchKernel
 // (not __cudaGetKernel/__cudaLaunchKernel); also explicit cudaLaunchKernel and cudaLaunchKernelEx.
-// nvcc-flags: -D__NV_LEGACY_LAUNCH
+// nvcc-flags: -Xcompiler -D__NV_LEGACY_LAUNCH
 #include "check.h"
 
 struct params {
@@ -52,7 +52,11 @@ int main()
 
     cudaError_t e = cudaLaunchKernel((const void *)main, dim3(1), dim3(1), args, 0, 0);
     printf("cudaLaunchKernel of a host function: %s\n", cudaGetErrorName(e));
-    EXPECT(e == cudaErrorInvalidDeviceFunction);
+    EXPECT(e == cudaErrorInvalidResourceHandle);
     cudaGetLastError();
+    mixed<<<1, 2048>>>(d, c, s, p, f, ll);
+    e = cudaGetLastError();
+    printf("legacy <<<>>> with 2048 threads: %s\n", cudaGetErrorName(e));
+    EXPECT(e != cudaSuccess);
     return finish();
 }

@@ -1,11 +1,12 @@
 // stream_overlap.cu -- two kernels in two non-blocking streams really run at the same time:
 // the first waits (bounded) for a flag that only the second sets. Serialised streams fail.
+// Both kernels run once before, so that CUDA's lazy loading cannot serialise the pair.
 #include "check.h"
 
 __global__ void waiter(volatile int *flag, int *seen)
 {
     long long spins = 0;
-    while (*flag == 0 && spins < 20000000)
+    while (*flag == 0 && spins < 5000000)
         spins++;
     *seen = *flag;
 }
@@ -22,6 +23,11 @@ int main()
     cudaStream_t a, b;
     CK(cudaStreamCreateWithFlags(&a, cudaStreamNonBlocking));
     CK(cudaStreamCreateWithFlags(&b, cudaStreamNonBlocking));
+    setter<<<1, 1, 0, a>>>(flag);
+    waiter<<<1, 1, 0, a>>>(flag, seen);
+    CK(cudaStreamSynchronize(a));
+    CK(cudaMemset(flag, 0, sizeof(int)));
+    CK(cudaMemset(seen, 0, sizeof(int)));
     waiter<<<1, 1, 0, a>>>(flag, seen);
     setter<<<1, 1, 0, b>>>(flag);
     CK(cudaStreamSynchronize(a));
