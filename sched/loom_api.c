@@ -106,6 +106,20 @@ enum loom_status loom_device_create(const struct loom_device_config *cfg, struct
     }
     d->stack_bytes = 1024;
     pthread_mutex_init(&d->lock, NULL);
+    bool pin = !getenv("LOOM_NO_PIN");
+    if (getenv("LOOM_DETERMINISTIC") && strcmp(getenv("LOOM_DETERMINISTIC"), "0")) d->cfg.deterministic = true;
+    d->sched = sched_create(d->cfg.deterministic ? 1 : d->workers, pin);
+    if (!d->sched) {
+        emu_host_destroy(d->host);
+        mem_space_destroy(d->mem);
+        pthread_mutex_destroy(&d->lock);
+        free(d);
+        return fail(LOOM_ERR_OUT_OF_MEMORY, "cannot start the worker pool");
+    }
+    d->sched->timeout_s = d->cfg.timeout_s;
+    /* Co-residency bound per worker: what the emulated GPU could hold at once. */
+    unsigned coresident = (unsigned)(d->props.multiprocessors * d->preset->sm.max_ctas);
+    d->sched->max_resident_per_worker = (coresident + d->sched->workers - 1) / d->sched->workers;
     *out_dev = d;
     return LOOM_OK;
 }
@@ -123,6 +137,7 @@ static void free_stats(struct loom_device *dev)
 void loom_device_destroy(struct loom_device *dev)
 {
     if (!dev) return;
+    sched_destroy(dev->sched);
     while (dev->modules) loom_module_unload(dev->modules);
     emu_host_flush(dev->host);
     emu_host_destroy(dev->host);
@@ -136,6 +151,7 @@ void loom_device_props(const struct loom_device *dev, struct loom_device_props *
 
 enum loom_status loom_device_reset(struct loom_device *dev)
 {
+    sched_wait_idle(dev->sched);
     emu_host_flush(dev->host);
     while (dev->modules) loom_module_unload(dev->modules);
     mem_reset(dev->mem);
@@ -474,34 +490,66 @@ void loom_mem_info(struct loom_device *dev, size_t *out_free, size_t *out_total)
     if (out_total) *out_total = cap;
 }
 
-enum loom_status loom_memcpy(struct loom_device *dev, void *dst, const void *src, size_t n)
+static struct sched_op *new_op(enum sched_op_kind kind, struct loom_stream *stream)
+{
+    struct sched_op *op = calloc(1, sizeof *op);
+    if (op) { op->kind = kind; op->stream = stream; }
+    return op;
+}
+
+/* Submits op and, when `wait`, waits for it (and everything before it on its stream). */
+static enum loom_status submit(struct loom_device *dev, struct sched_op *op, bool wait)
+{
+    struct loom_stream *st = op->stream ? op->stream : dev->sched->default_stream;
+    sched_submit(dev->sched, op);
+    if (wait || dev->cfg.deterministic) sched_wait_stream(dev->sched, st, st->submitted_seq);
+    return LOOM_OK;
+}
+
+static enum loom_status copy_op(struct loom_device *dev, void *dst, const void *src, size_t n,
+                                struct loom_stream *stream, bool wait)
 {
     if (!n) return LOOM_OK;
     if (!dst || !src) return fail(LOOM_ERR_INVALID_VALUE, "loom_memcpy: NULL pointer");
-    memmove(dst, src, n);
-    return LOOM_OK;
+    struct sched_op *op = new_op(SCHED_OP_COPY, stream);
+    if (!op) return fail(LOOM_ERR_OUT_OF_MEMORY, "out of host memory");
+    op->dst = dst; op->src = src; op->n = n;
+    return submit(dev, op, wait);
+}
+
+enum loom_status loom_memcpy(struct loom_device *dev, void *dst, const void *src, size_t n)
+{
+    return copy_op(dev, dst, src, n, NULL, true);
 }
 
 enum loom_status loom_memcpy_async(struct loom_device *dev, void *dst, const void *src, size_t n,
                                    struct loom_stream *stream)
 {
-    return loom_memcpy(dev, dst, src, n);
+    return copy_op(dev, dst, src, n, stream, false);
 }
 
-enum loom_status loom_memset(struct loom_device *dev, uint64_t addr, int value, size_t n)
+static enum loom_status set_op(struct loom_device *dev, uint64_t addr, int value, size_t n, struct loom_stream *stream,
+                               bool wait)
 {
     if (!n) return LOOM_OK;
     const struct mem_alloc *a = mem_find(dev->mem, addr, n);
     if (!a) return fail(LOOM_ERR_INVALID_VALUE, "loom_memset: [0x%llx, +%zu) is not inside one device allocation",
                         (unsigned long long)addr, n);
-    memset((void *)(uintptr_t)addr, value, n);
-    return LOOM_OK;
+    struct sched_op *op = new_op(SCHED_OP_SET, stream);
+    if (!op) return fail(LOOM_ERR_OUT_OF_MEMORY, "out of host memory");
+    op->dst = (void *)(uintptr_t)addr; op->value = value; op->n = n;
+    return submit(dev, op, wait);
+}
+
+enum loom_status loom_memset(struct loom_device *dev, uint64_t addr, int value, size_t n)
+{
+    return set_op(dev, addr, value, n, NULL, true);
 }
 
 enum loom_status loom_memset_async(struct loom_device *dev, uint64_t addr, int value, size_t n,
                                    struct loom_stream *stream)
 {
-    return loom_memset(dev, addr, value, n);
+    return set_op(dev, addr, value, n, stream, false);
 }
 
 /* ---- Launch ------------------------------------------------------------------------- */
@@ -537,9 +585,9 @@ static enum loom_status check_config(struct loom_device *dev, struct loom_kernel
     return LOOM_OK;
 }
 
-static void record_stats(struct loom_device *dev, struct loom_kernel *k, double secs, uint64_t wi, uint64_t ti,
-                         uint64_t div)
+static void record_stats(struct loom_device *dev, const struct sched_grid *g)
 {
+    struct loom_kernel *k = g->k;
     pthread_mutex_lock(&dev->lock);
     struct sched_stats_entry *e = dev->stats;
     while (e && strcmp(e->kernel, k->ir->name)) e = e->next;
@@ -551,83 +599,38 @@ static void record_stats(struct loom_device *dev, struct loom_kernel *k, double 
     }
     if (e) {
         e->s.launches++;
-        e->s.seconds += secs;
-        e->s.warp_instructions += wi;
-        e->s.thread_instructions += ti;
-        e->s.divergent_branches += div;
+        e->s.seconds += g->seconds;
+        e->s.warp_instructions += atomic_load(&g->warp_inst);
+        e->s.thread_instructions += atomic_load(&g->thread_inst);
+        e->s.divergent_branches += atomic_load(&g->diverge);
+        e->s.ctas += atomic_load(&g->ctas_run);
+        e->s.parks += atomic_load(&g->parks);
+        if (atomic_load(&g->max_resident) > e->s.max_resident) e->s.max_resident = atomic_load(&g->max_resident);
+        struct loom_kernel_attrs at;
+        loom_kernel_attrs(k, &at);
+        struct sched_occupancy occ;
+        unsigned threads = g->L.block[0] * g->L.block[1] * g->L.block[2];
+        if (sched_occupancy(dev->preset, threads, at.num_regs, at.shared_bytes + g->L.dyn_shared, &occ) == LOOM_OK) {
+            e->s.occupancy_ctas_per_sm = occ.ctas_per_sm;
+            e->s.occupancy = occ.occupancy;
+        }
     }
     pthread_mutex_unlock(&dev->lock);
 }
 
-static double now_s(void)
+/* Called by the scheduler (under its lock) when every CTA has finished. */
+static void grid_done(struct sched_grid *g)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* Runs every CTA of the grid on the worker team; the first fault wins. */
-static enum loom_status run_grid(struct loom_device *dev, struct loom_kernel *k, struct emu_launch *L)
-{
-    uint64_t nctas = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2];
-    _Atomic int faulted = 0;
-    struct emu_fault fault = { 0 };
-    uint64_t wi = 0, ti = 0, div = 0;
-    bool oom = false;
-    unsigned workers = dev->workers;
-    if (dev->cfg.deterministic) workers = 1;
-    if ((uint64_t)workers > nctas) workers = (unsigned)nctas;
-    _Atomic uint64_t next = 0;
-    uint64_t chunk = nctas / ((uint64_t)workers * 16);
-    if (chunk < 1) chunk = 1;
-    if (chunk > 64) chunk = 64;
-    double t0 = now_s();
-#pragma omp parallel num_threads(workers) reduction(+ : wi, ti, div)
-    {
-        struct emu_cta *cta = emu_cta_create(L);
-        if (!cta) {
-#pragma omp critical(loom_fault)
-            oom = true;
+    struct loom_device *dev = g->k->mod->dev;
+    if (dev->cfg.stats || getenv("LOOM_STATS")) record_stats(dev, g);
+    if (atomic_load(&g->faulted)) {
+        pthread_mutex_lock(&dev->lock);
+        if (dev->sticky == LOOM_OK) {
+            dev->sticky = (enum loom_status)g->fault.status;
+            snprintf(dev->sticky_msg, sizeof dev->sticky_msg, "%s", g->fault.msg);
         }
-        /* CTAs are handed out in chunks from one counter: cheap and balanced. */
-        for (;;) {
-            uint64_t first = atomic_fetch_add_explicit(&next, chunk, memory_order_relaxed);
-            if (first >= nctas || !cta || atomic_load_explicit(&faulted, memory_order_relaxed)) break;
-            uint64_t last = first + chunk < nctas ? first + chunk : nctas;
-            for (uint64_t i = first; i < last; i++) {
-                uint32_t id[3] = { (uint32_t)(i % L->grid[0]), (uint32_t)((i / L->grid[0]) % L->grid[1]),
-                                   (uint32_t)(i / ((uint64_t)L->grid[0] * L->grid[1])) };
-                emu_cta_begin(cta, id, (uint32_t)(i % L->nsm));
-                if (emu_cta_run(cta, UINT64_MAX) == EMU_CTA_FAULT) {
-#pragma omp critical(loom_fault)
-                    {
-                        if (!atomic_load(&faulted)) fault = cta->fault_store;
-                        atomic_store(&faulted, 1);
-                    }
-                    break;
-                }
-            }
-        }
-        if (cta) {
-            for (uint32_t w = 0; w < cta->nwarps; w++) {
-                wi += cta->warps[w].n_inst;
-                ti += cta->warps[w].n_thread_inst;
-                div += cta->warps[w].n_diverge;
-            }
-            emu_cta_destroy(cta);
-        }
+        pthread_mutex_unlock(&dev->lock);
     }
-    double secs = now_s() - t0;
-    emu_host_flush(dev->host);
-    if (dev->cfg.stats || getenv("LOOM_STATS")) record_stats(dev, k, secs, wi, ti, div);
-    if (oom) return fail(LOOM_ERR_OUT_OF_MEMORY, "out of host memory for the CTAs of '%s'", k->ir->name);
-    if (atomic_load(&faulted)) {
-        enum loom_status st = (enum loom_status)fault.status;
-        dev->sticky = st;
-        snprintf(dev->sticky_msg, sizeof dev->sticky_msg, "%s", fault.msg);
-        return fail(st, "%s", fault.msg);
-    }
-    return LOOM_OK;
 }
 
 enum loom_status loom_launch(struct loom_device *dev, struct loom_kernel *k, const struct loom_launch_config *cfg,
@@ -639,13 +642,35 @@ enum loom_status loom_launch(struct loom_device *dev, struct loom_kernel *k, con
     if (st != LOOM_OK) return st;
     if (k->nparams && !args) return fail(LOOM_ERR_INVALID_ARGS, "launch of '%s': no arguments for %u parameters",
                                          k->ir->name, k->nparams);
+    uint64_t nctas = (uint64_t)cfg->grid[0] * cfg->grid[1] * cfg->grid[2];
+    if (cfg->cooperative) {
+        struct loom_kernel_attrs at;
+        loom_kernel_attrs(k, &at);
+        struct sched_occupancy occ;
+        unsigned threads = cfg->block[0] * cfg->block[1] * cfg->block[2];
+        uint64_t limit = 0;
+        if (sched_occupancy(dev->preset, threads, at.num_regs, at.shared_bytes + cfg->shared_bytes, &occ) == LOOM_OK)
+            limit = (uint64_t)occ.ctas_per_sm * (uint64_t)dev->props.multiprocessors;
+        if (nctas > limit)
+            return fail(LOOM_ERR_INVALID_CONFIG, "cooperative launch of '%s': %llu blocks, but at most %llu can be "
+                        "resident at once on this device (%u per SM x %d SMs)", k->ir->name,
+                        (unsigned long long)nctas, (unsigned long long)limit, occ.ctas_per_sm, dev->props.multiprocessors);
+    }
+    struct sched_grid *g = calloc(1, sizeof *g);
+    struct sched_op *op = new_op(SCHED_OP_KERNEL, cfg->stream);
     uint8_t *params = calloc(1, k->param_bytes + 16);
-    if (!params) return fail(LOOM_ERR_OUT_OF_MEMORY, "out of host memory");
+    if (!g || !op || !params) {
+        free(g); free(op); free(params);
+        return fail(LOOM_ERR_OUT_OF_MEMORY, "out of host memory");
+    }
     for (unsigned i = 0; i < k->nparams; i++) {
-        if (!args[i]) { free(params); return fail(LOOM_ERR_INVALID_ARGS, "launch of '%s': argument %u is NULL", k->ir->name, i); }
+        if (!args[i]) {
+            free(g); free(op); free(params);
+            return fail(LOOM_ERR_INVALID_ARGS, "launch of '%s': argument %u is NULL", k->ir->name, i);
+        }
         memcpy(params + k->params[i].offset, args[i], k->params[i].size);
     }
-    struct emu_launch L = {
+    g->L = (struct emu_launch){
         .prog = k->mod->prog, .entry = k->fn,
         .grid = { cfg->grid[0], cfg->grid[1], cfg->grid[2] },
         .block = { cfg->block[0], cfg->block[1], cfg->block[2] },
@@ -654,43 +679,95 @@ enum loom_status loom_launch(struct loom_device *dev, struct loom_kernel *k, con
         .nsm = (uint32_t)dev->props.multiprocessors, .nwarpid = (uint32_t)(dev->props.max_threads_per_sm / 32),
     };
     pthread_mutex_lock(&dev->lock);
-    L.gridid = ++dev->next_gridid;
+    g->L.gridid = ++dev->next_gridid;
     pthread_mutex_unlock(&dev->lock);
     uint64_t stack = dev->stack_bytes < 16384 ? 16384 : dev->stack_bytes;
     /* Local memory per thread: the kernel's frame, plus a stack when it can call. */
-    L.local_stride = align_up(k->fn->frame_bytes, 16) + (k->mod->prog->has_calls ? stack : 0);
-    st = run_grid(dev, k, &L);
-    free(params);
-    return st;
+    g->L.local_stride = align_up(k->fn->frame_bytes, 16) + (k->mod->prog->has_calls ? stack : 0);
+    g->params = params;
+    g->k = k;
+    g->op = op;
+    g->nctas = nctas;
+    atomic_init(&g->refs, 1);
+    g->on_done = grid_done;
+    op->grid = g;
+    return submit(dev, op, false);
 }
 
-/* ---- Streams and events ---------------------------------------------------------------
- * Work is executed when it is enqueued, so every stream is always idle; the
- * asynchronous scheduler replaces this. */
-struct loom_stream { struct loom_device *dev; unsigned flags; int priority; };
-struct loom_event { struct loom_device *dev; double t; bool recorded; };
-
+/* ---- Streams and events ------------------------------------------------------------ */
 enum loom_status loom_stream_create(struct loom_device *dev, unsigned flags, int priority, struct loom_stream **out)
 {
-    struct loom_stream *s = calloc(1, sizeof *s);
+    if (!dev || !out) return fail(LOOM_ERR_INVALID_VALUE, "loom_stream_create: NULL argument");
+    struct loom_stream *s = sched_stream_new(dev->sched, flags, priority);
     if (!s) return fail(LOOM_ERR_OUT_OF_MEMORY, "out of host memory");
-    s->dev = dev; s->flags = flags; s->priority = priority;
+    s->dev = dev;
     *out = s;
     return LOOM_OK;
 }
-enum loom_status loom_stream_destroy(struct loom_stream *s) { free(s); return LOOM_OK; }
-enum loom_status loom_stream_synchronize(struct loom_stream *s) { return s && s->dev->sticky ? s->dev->sticky : LOOM_OK; }
-enum loom_status loom_stream_query(struct loom_stream *s) { return LOOM_OK; }
-enum loom_status loom_stream_wait_event(struct loom_stream *s, struct loom_event *e) { return LOOM_OK; }
-enum loom_status loom_stream_add_host_func(struct loom_stream *s, void (*fn)(void *), void *data)
+
+enum loom_status loom_stream_destroy(struct loom_stream *s)
 {
-    fn(data);
+    if (!s || s->is_default) return fail(LOOM_ERR_INVALID_VALUE, "invalid stream");
+    sched_stream_free(s->dev->sched, s);
     return LOOM_OK;
 }
+
+enum loom_status loom_stream_synchronize(struct loom_stream *s)
+{
+    if (!s) return fail(LOOM_ERR_INVALID_VALUE, "loom_stream_synchronize: NULL stream (use loom_synchronize)");
+    sched_wait_stream(s->dev->sched, s, s->submitted_seq);
+    emu_host_flush(s->dev->host);
+    if (s->dev->sticky) return fail(s->dev->sticky, "%s", s->dev->sticky_msg);
+    return LOOM_OK;
+}
+
+enum loom_status loom_stream_query(struct loom_stream *s)
+{
+    if (!s) return fail(LOOM_ERR_INVALID_VALUE, "invalid stream");
+    return sched_stream_idle(s->dev->sched, s) ? LOOM_OK : LOOM_ERR_NOT_READY;
+}
+
+enum loom_status loom_stream_wait_event(struct loom_stream *s, struct loom_event *e)
+{
+    if (!e) return fail(LOOM_ERR_INVALID_VALUE, "invalid event");
+    struct loom_device *dev = e->dev;
+    struct sched_op *op = new_op(SCHED_OP_WAIT_EVENT, s);
+    if (!op) return fail(LOOM_ERR_OUT_OF_MEMORY, "out of host memory");
+    pthread_mutex_lock(&dev->sched->lock);
+    op->event = e;
+    op->event_gen = e->record_gen;
+    pthread_mutex_unlock(&dev->sched->lock);
+    return submit(dev, op, false);
+}
+
+enum loom_status loom_stream_add_host_func(struct loom_stream *s, void (*fn)(void *), void *data)
+{
+    if (!fn) return fail(LOOM_ERR_INVALID_VALUE, "loom_stream_add_host_func: NULL function");
+    struct loom_device *dev = s ? s->dev : NULL;
+    if (!dev) return fail(LOOM_ERR_INVALID_VALUE, "loom_stream_add_host_func: NULL stream");
+    struct sched_op *op = new_op(SCHED_OP_HOST, s);
+    if (!op) return fail(LOOM_ERR_OUT_OF_MEMORY, "out of host memory");
+    op->fn = fn; op->data = data;
+    return submit(dev, op, false);
+}
+
+/* Host work on the default stream of a device (streams carry their device). */
+enum loom_status loom_device_add_host_func(struct loom_device *dev, void (*fn)(void *), void *data)
+{
+    if (!dev || !fn) return fail(LOOM_ERR_INVALID_VALUE, "loom_device_add_host_func: NULL argument");
+    struct sched_op *op = new_op(SCHED_OP_HOST, NULL);
+    if (!op) return fail(LOOM_ERR_OUT_OF_MEMORY, "out of host memory");
+    op->fn = fn; op->data = data;
+    return submit(dev, op, false);
+}
+
 enum loom_status loom_synchronize(struct loom_device *dev)
 {
+    sched_wait_idle(dev->sched);
+    mem_quiesce(dev->mem);
     emu_host_flush(dev->host);
-    return dev->sticky;
+    if (dev->sticky) return fail(dev->sticky, "%s", dev->sticky_msg);
+    return LOOM_OK;
 }
 
 enum loom_status loom_event_create(struct loom_device *dev, unsigned flags, struct loom_event **out)
@@ -698,16 +775,59 @@ enum loom_status loom_event_create(struct loom_device *dev, unsigned flags, stru
     struct loom_event *e = calloc(1, sizeof *e);
     if (!e) return fail(LOOM_ERR_OUT_OF_MEMORY, "out of host memory");
     e->dev = dev;
+    e->flags = flags;
     *out = e;
     return LOOM_OK;
 }
-enum loom_status loom_event_destroy(struct loom_event *e) { free(e); return LOOM_OK; }
-enum loom_status loom_event_record(struct loom_event *e, struct loom_stream *s) { e->t = now_s(); e->recorded = true; return LOOM_OK; }
-enum loom_status loom_event_synchronize(struct loom_event *e) { return LOOM_OK; }
-enum loom_status loom_event_query(struct loom_event *e) { return LOOM_OK; }
+
+enum loom_status loom_event_destroy(struct loom_event *e)
+{
+    if (!e) return fail(LOOM_ERR_INVALID_VALUE, "invalid event");
+    /* Pending work may still reference it: wait for the record to land. */
+    loom_event_synchronize(e);
+    free(e);
+    return LOOM_OK;
+}
+
+enum loom_status loom_event_record(struct loom_event *e, struct loom_stream *s)
+{
+    if (!e) return fail(LOOM_ERR_INVALID_VALUE, "invalid event");
+    struct loom_device *dev = e->dev;
+    struct sched_op *op = new_op(SCHED_OP_RECORD_EVENT, s);
+    if (!op) return fail(LOOM_ERR_OUT_OF_MEMORY, "out of host memory");
+    pthread_mutex_lock(&dev->sched->lock);
+    op->event = e;
+    op->event_gen = ++e->record_gen;
+    pthread_mutex_unlock(&dev->sched->lock);
+    return submit(dev, op, false);
+}
+
+enum loom_status loom_event_synchronize(struct loom_event *e)
+{
+    if (!e) return fail(LOOM_ERR_INVALID_VALUE, "invalid event");
+    struct sched *s = e->dev->sched;
+    pthread_mutex_lock(&s->lock);
+    while (e->done_gen < e->record_gen) pthread_cond_wait(&s->done_cv, &s->lock);
+    pthread_mutex_unlock(&s->lock);
+    return LOOM_OK;
+}
+
+enum loom_status loom_event_query(struct loom_event *e)
+{
+    if (!e) return fail(LOOM_ERR_INVALID_VALUE, "invalid event");
+    struct sched *s = e->dev->sched;
+    pthread_mutex_lock(&s->lock);
+    bool done = e->done_gen >= e->record_gen;
+    pthread_mutex_unlock(&s->lock);
+    return done ? LOOM_OK : LOOM_ERR_NOT_READY;
+}
+
 enum loom_status loom_event_elapsed_ms(struct loom_event *a, struct loom_event *b, float *out_ms)
 {
-    if (!a->recorded || !b->recorded) return fail(LOOM_ERR_INVALID_VALUE, "event not recorded");
+    if (!a || !b || !out_ms) return fail(LOOM_ERR_INVALID_VALUE, "invalid event");
+    if (!a->record_gen || !b->record_gen) return fail(LOOM_ERR_INVALID_VALUE, "event not recorded");
+    if (loom_event_query(a) != LOOM_OK || loom_event_query(b) != LOOM_OK)
+        return fail(LOOM_ERR_NOT_READY, "event not completed yet");
     *out_ms = (float)((b->t - a->t) * 1000.0);
     return LOOM_OK;
 }

@@ -3,12 +3,104 @@
 #ifndef LOOM_SCHED_H
 #define LOOM_SCHED_H
 
+#include <hwloc.h>
 #include <pthread.h>
+#include <stdatomic.h>
 
 #include "emu/emu_exec.h"
+#include "emu/emu_report.h"
 #include "loom/loom.h"
 #include "memory/mem.h"
 #include "sched/sched_preset.h"
+
+/* ---- Scheduler (sched_pool.c) ------------------------------------------------ */
+
+enum sched_op_kind { SCHED_OP_KERNEL, SCHED_OP_COPY, SCHED_OP_SET, SCHED_OP_HOST, SCHED_OP_RECORD_EVENT,
+                     SCHED_OP_WAIT_EVENT };
+enum sched_op_state { SCHED_PENDING, SCHED_RUNNING, SCHED_DONE };
+
+struct sched_grid;
+
+/* One unit of stream work. */
+struct sched_op {
+    struct sched_op *next;          /* in its stream */
+    struct loom_stream *stream;
+    enum sched_op_kind kind;
+    enum sched_op_state state;
+    uint64_t seq;                   /* global submission order */
+    void *dst; const void *src; size_t n; int value;   /* COPY, SET */
+    void (*fn)(void *); void *data;                    /* HOST */
+    struct loom_event *event; uint64_t event_gen;      /* RECORD_EVENT, WAIT_EVENT */
+    struct sched_grid *grid;                           /* KERNEL */
+};
+
+/* A running kernel: CTAs are taken from `next` by workers. */
+struct sched_grid {
+    struct emu_launch L;
+    uint8_t *params;
+    struct loom_kernel *k;
+    struct sched_op *op;
+    uint64_t nctas;
+    _Atomic uint64_t next, done;
+    _Atomic int faulted;
+    struct emu_fault fault;
+    _Atomic int refs;               /* the op, plus each worker context holding it */
+    bool finished;
+    struct sched_grid *next_active;
+    double t_start, seconds;
+    void (*on_done)(struct sched_grid *g);  /* called under the scheduler lock */
+    _Atomic uint64_t warp_inst, thread_inst, diverge, parks, ctas_run, max_resident;
+};
+
+/* Which CTA a worker runs next: the plug-in point for concurrent-kernel policies. */
+struct sched;
+struct sched_policy {
+    const char *name;
+    struct sched_grid *(*pick)(struct sched *s, unsigned worker);   /* under s->lock */
+};
+
+struct sched {
+    pthread_mutex_t lock;
+    pthread_cond_t work_cv, done_cv;
+    pthread_t pool;
+    unsigned workers;
+    bool pin, shutdown;
+    hwloc_topology_t topo;
+    const struct sched_policy *policy;
+    struct loom_stream *streams, *default_stream;
+    struct sched_grid *active;
+    uint64_t seq, pending;
+    unsigned max_resident_per_worker;
+    _Atomic uint64_t resident_now;
+    double timeout_s;
+};
+
+struct loom_stream {
+    struct loom_stream *next;
+    struct loom_device *dev;
+    unsigned flags;
+    int priority;
+    bool is_default;
+    struct sched_op *head, *tail;
+    uint64_t submitted_seq, completed_seq;
+};
+
+struct loom_event {
+    struct loom_device *dev;
+    unsigned flags;
+    uint64_t record_gen, done_gen;
+    double t;
+};
+
+double sched_now(void);
+struct sched *sched_create(unsigned workers, bool pin);
+void sched_destroy(struct sched *s);
+void sched_submit(struct sched *s, struct sched_op *op);
+void sched_wait_idle(struct sched *s);
+void sched_wait_stream(struct sched *s, struct loom_stream *st, uint64_t seq);
+bool sched_stream_idle(struct sched *s, struct loom_stream *st);
+struct loom_stream *sched_stream_new(struct sched *s, unsigned flags, int priority);
+void sched_stream_free(struct sched *s, struct loom_stream *st);
 
 struct loom_kernel {
     struct loom_module *mod;
@@ -52,6 +144,7 @@ struct loom_device {
     uint32_t next_gridid;
     struct sched_stats_entry *stats;
     uint64_t stack_bytes;
+    struct sched *sched;
 };
 
 #endif

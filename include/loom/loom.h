@@ -190,7 +190,11 @@ struct loom_launch_config {
 enum loom_status loom_launch(struct loom_device *dev, struct loom_kernel *k,
                              const struct loom_launch_config *cfg, void **args);
 
-/* Streams and events. */
+/* Streams and events. Work on one stream runs in order; work on different
+ * streams may run concurrently. The default stream (NULL) is the legacy one:
+ * its work waits for earlier work on every blocking stream, and blocking
+ * streams' work waits for earlier default-stream work. */
+#define LOOM_STREAM_NON_BLOCKING 1u   /* flag: does not synchronise with the default stream */
 enum loom_status loom_stream_create(struct loom_device *dev, unsigned flags, int priority,
                                     struct loom_stream **out_stream);
 enum loom_status loom_stream_destroy(struct loom_stream *s);
@@ -199,6 +203,9 @@ enum loom_status loom_stream_query(struct loom_stream *s);   /* LOOM_OK or LOOM_
 enum loom_status loom_stream_wait_event(struct loom_stream *s, struct loom_event *e);
 /* Runs fn(data) on a host thread once all earlier work of the stream is done. */
 enum loom_status loom_stream_add_host_func(struct loom_stream *s, void (*fn)(void *data), void *data);
+/* Runs fn(data) once all earlier work of the default stream is done. */
+enum loom_status loom_device_add_host_func(struct loom_device *dev, void (*fn)(void *data), void *data);
+/* Waits for all work on every stream; returns the sticky error of a kernel fault. */
 enum loom_status loom_synchronize(struct loom_device *dev);
 
 enum loom_status loom_event_create(struct loom_device *dev, unsigned flags, struct loom_event **out_event);
@@ -217,6 +224,11 @@ struct loom_kernel_stats {
     uint64_t thread_instructions;   /* sum of active lanes over warp instructions */
     uint64_t divergent_branches;
     uint64_t barrier_waits;
+    uint64_t ctas;                  /* CTAs run */
+    uint64_t parks;                 /* times a CTA was set aside unfinished (polling, long work) */
+    uint64_t max_resident;          /* most CTAs resident on the workers at once */
+    unsigned occupancy_ctas_per_sm; /* by the preset's occupancy calculation */
+    double occupancy;               /* active warps / maximum warps per SM */
 };
 /* Calls fn once per kernel that ran. */
 void loom_stats_foreach(struct loom_device *dev, void (*fn)(const struct loom_kernel_stats *s, void *data),
