@@ -79,7 +79,7 @@ struct run_opts {
     uint64_t shared;
     unsigned workers;
     double timeout;
-    bool stats, no_check, deterministic, verbose;
+    bool stats, no_check, deterministic, verbose, cooperative;
     struct run_arg *args;
     unsigned nargs;
 };
@@ -495,12 +495,15 @@ static int parse_options(int argc, char **argv, struct run_opts *o)
         snprintf(name, sizeof name, "%.*s", (int)(nlen < 31 ? nlen : 31), arg);
         const char *v;
         uint64_t n;
-        if (!strcmp(name, "--stats") || !strcmp(name, "--no-check") || !strcmp(name, "--deterministic")) {
+        if (!strcmp(name, "--stats") || !strcmp(name, "--no-check") || !strcmp(name, "--deterministic") ||
+            !strcmp(name, "--cooperative")) {
             if (eq) {
                 run_error("%s takes no value", name);
                 return RUN_USAGE_ERROR;
             }
-            if (name[2] == 's')
+            if (name[2] == 'c')
+                o->cooperative = true;
+            else if (name[2] == 's')
                 o->stats = true;
             else if (name[2] == 'n')
                 o->no_check = true;
@@ -821,6 +824,7 @@ static int run(struct run_opts *o)
         .grid = { o->grid[0], o->grid[1], o->grid[2] },
         .block = { o->block[0], o->block[1], o->block[2] },
         .shared_bytes = (size_t)o->shared,
+        .cooperative = o->cooperative,
     };
     double t0 = run_now();
     st = loom_launch(dev, k, &lc, params);

@@ -201,6 +201,7 @@ struct emu_launch {
     uint32_t nwarpid;                    /* %nwarpid: warp slots per SM */
     uint64_t local_stride;               /* local bytes per thread (frames + stack) */
     bool zero_shared;                    /* clear shared memory for each CTA (deterministic mode) */
+    uint64_t grid_workspace;             /* cooperative launches: zeroed device memory for grid barriers */
 };
 
 /* A decoded function: a range of the program's instructions. */
@@ -270,6 +271,7 @@ enum emu_sel emu_sel_atom(struct emu_decoder *dc, const struct ptx_instr *pi, st
 enum emu_sel emu_sel_warp(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out);
 enum emu_sel emu_sel_ctrl(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out);
 enum emu_sel emu_sel_sreg(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out);
+enum emu_sel emu_sel_video(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out);
 
 /* ---- Lane-loop helpers for handlers ---------------------------------------
  * Row accessors and a masked write that the compiler turns into a blend. */

@@ -275,7 +275,11 @@ static void warp_fill_sregs(struct emu_warp *w)
         case PTX_SREG_DYNAMIC_SMEM_SIZE: fill_row(row, (uint32_t)L->dyn_shared); break;
         case PTX_SREG_TOTAL_SMEM_SIZE: case PTX_SREG_AGGR_SMEM_SIZE:
             fill_row(row, (uint32_t)cta->shared_size); break;
-        default: fill_row(row, 0); break;   /* cluster ranks/ids of a 1-CTA cluster, envregs, reserved */
+        /* The driver hands cooperative kernels their grid-barrier workspace in
+         * %envreg1:%envreg2 (high:low); cooperative_groups traps when it is 0. */
+        case PTX_SREG_ENVREG1: fill_row(row, (uint32_t)(L->grid_workspace >> 32)); break;
+        case PTX_SREG_ENVREG2: fill_row(row, (uint32_t)L->grid_workspace); break;
+        default: fill_row(row, 0); break;   /* cluster ranks/ids of a 1-CTA cluster, other envregs */
         }
     }
 }

@@ -5,7 +5,8 @@ FUZZ_CC = clang
 FUZZ_SECONDS = 1800
 FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 FUZZ_PTX_SRC = $(srcdir)/fuzz/fuzz_ptx.c $(srcdir)/ptx/ptx_diag.c $(srcdir)/ptx/ptx_tables.c \
-	$(srcdir)/ptx/ptx_arena.c $(srcdir)/ptx/ptx_lex.c $(srcdir)/ptx/ptx_parse.c \
+	$(srcdir)/ptx/ptx_arena.c $(srcdir)/ptx/ptx_lex.c $(srcdir)/ptx/ptx_parse.c $(srcdir)/ptx/ptx_parse_decl.c \
+	$(srcdir)/ptx/ptx_parse_instr.c $(srcdir)/ptx/ptx_parse_util.c \
 	$(srcdir)/ptx/ptx_check.c $(srcdir)/ptx/ptx_cfg.c
 fuzz/fuzz_ptx: $(FUZZ_PTX_SRC) $(srcdir)/ptx/ptx_ir.h $(srcdir)/ptx/ptx_mods.def $(srcdir)/ptx/ptx_ops.def
 	@mkdir -p fuzz

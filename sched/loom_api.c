@@ -622,6 +622,7 @@ static void record_stats(struct loom_device *dev, const struct sched_grid *g)
 static void grid_done(struct sched_grid *g)
 {
     struct loom_device *dev = g->k->mod->dev;
+    if (g->L.grid_workspace) mem_free(dev->mem, g->L.grid_workspace);
     if (dev->cfg.stats || getenv("LOOM_STATS")) record_stats(dev, g);
     if (atomic_load(&g->faulted)) {
         pthread_mutex_lock(&dev->lock);
@@ -684,6 +685,10 @@ enum loom_status loom_launch(struct loom_device *dev, struct loom_kernel *k, con
     uint64_t stack = dev->stack_bytes < 16384 ? 16384 : dev->stack_bytes;
     /* Local memory per thread: the kernel's frame, plus a stack when it can call. */
     g->L.local_stride = align_up(k->fn->frame_bytes, 16) + (k->mod->prog->has_calls ? stack : 0);
+    if (cfg->cooperative && mem_alloc(dev->mem, 64, MEM_DEVICE, "grid barrier workspace", &g->L.grid_workspace) != 0) {
+        free(g); free(op); free(params);
+        return fail(LOOM_ERR_OUT_OF_MEMORY, "out of device memory for the grid barrier");
+    }
     g->params = params;
     g->k = k;
     g->op = op;
