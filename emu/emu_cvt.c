@@ -190,8 +190,8 @@ static inline double round_int(double x, int rnd)
 {
     double ax = fabs(x);
     double t = copysign((ax + 0x1p52) - 0x1p52, x);   /* nearest even, |x| < 2^52 */
-    t = ax >= 0x1p52 ? x : t;
-    double fl_ = t > x ? t - 1.0 : t, ce = t < x ? t + 1.0 : t;
+    t = emu_pickd(ax >= 0x1p52, x, t);
+    double fl_ = t - (t > x ? 1.0 : 0.0), ce = t + (t < x ? 1.0 : 0.0);
     double r;
     if (rnd == EMU_RND_N)
         r = t;
@@ -518,6 +518,96 @@ static int h_pack(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
     return EMU_CONTINUE;
 }
 
+/* ---- Fast paths -----------------------------------------------------------------------
+ * The conversions real programs run most (PTX-USAGE.md: cvt.f32.f16,
+ * cvt.s64.s32, cvt.u64.u32, cvt.rn.f32.s32, cvt.f64.f32, cvt.rzi.s32.f32 ...)
+ * without modifiers, written without branches or 64-bit integer/float
+ * conversions so that their lane loops vectorise with SSE2. Same results as
+ * the general handlers above. */
+
+/* Integer extension and truncation (no .sat); 32-bit rows in 32-bit arithmetic. */
+static inline uint32_t ext32(uint32_t v, unsigned bits, unsigned sgn)
+{
+    unsigned sh = 32 - bits;
+    return sgn ? (uint32_t)((int32_t)(v << sh) >> sh) : (v << sh) >> sh;
+}
+/* Shift counts and the final mask are per instruction, so the shifts are uniform. */
+static inline uint32_t i2i32(uint32_t a, unsigned ssh, unsigned ssgn, unsigned dsh, unsigned dsgn, uint32_t mask)
+{
+    uint32_t v = a << ssh;
+    v = ssgn ? (uint32_t)((int32_t)v >> ssh) : v >> ssh;
+    v <<= dsh;
+    v = dsgn ? (uint32_t)((int32_t)v >> dsh) : v >> dsh;
+    return v & mask;
+}
+static inline uint32_t out_mask(unsigned dbits, unsigned dsgn, unsigned xbits)
+{
+    unsigned keep = (dsgn && xbits > dbits) ? xbits : dbits;
+    return keep >= 32 ? ~0u : (1u << keep) - 1u;
+}
+CV_H(i2i_33_plain, 32, 32, i2i32((uint32_t)a, 32 - sbits, ssgn, 32 - dbits, dsgn, out_mask(dbits, dsgn, xbits)))
+CV_H(i2i_36_plain, 32, 64, ext64(a, sbits, ssgn))
+CV_H(i2i_63_plain, 64, 32, int_out(a, dbits, dsgn, xbits))
+CV_H(i2i_66_plain, 64, 64, a)
+
+/* The exact double of an integer of at most 32 bits, through 32-bit conversions. */
+static inline double small_int_dbl(uint64_t a, unsigned sbits, unsigned ssgn)
+{
+    uint32_t v = ext32((uint32_t)a, sbits, ssgn) ^ (ssgn ? 0u : 0x80000000u);
+    return (double)(int32_t)v + (ssgn ? 0.0 : 0x1p31);
+}
+#define I2F_SMALL(R) \
+    CV_H(i2f_f32_small_##R, 32, 32, emu_f64_to_f32(small_int_dbl(a, sbits, ssgn), EMU_RND_##R))
+I2F_SMALL(N)
+I2F_SMALL(Z)
+I2F_SMALL(M)
+I2F_SMALL(P)
+CV_H(i2f_f64_small_N, 32, 64, emu_b64(small_int_dbl(a, sbits, ssgn)))
+static const emu_fn t_i2f_small[2][4] = {
+    {i2f_f32_small_N, i2f_f32_small_Z, i2f_f32_small_M, i2f_f32_small_P},
+    {i2f_f64_small_N, i2f_f64_small_N, i2f_f64_small_N, i2f_f64_small_N},   /* exact: any mode */
+};
+
+/* f32 to integers of at most 32 bits: round to integral, clamp in double,
+ * convert through int32 (unsigned results offset by 2^31); NaN gives 0. */
+static inline uint32_t f2i_small(uint32_t f, int rnd, unsigned dbits, unsigned dsgn, unsigned xbits)
+{
+    double r = round_int(emu_f32(f), rnd);
+    double lo = dsgn ? -ldexp(1.0, (int)dbits - 1) : 0.0;
+    double hi = dsgn ? ldexp(1.0, (int)dbits - 1) - 1.0 : ldexp(1.0, (int)dbits) - 1.0;
+    double off = dsgn ? 0.0 : 0x1p31;
+    r = r < lo ? lo : r;
+    r = r > hi ? hi : r;
+    r = r == r ? r : 0.0;                                    /* NaN -> 0 */
+    uint32_t v = (uint32_t)(int32_t)(r - off) + (dsgn ? 0u : 0x80000000u);
+    return i2i32(v, 0, 0, 32 - dbits, dsgn, out_mask(dbits, dsgn, xbits));
+}
+CV_H(f2i_small_N, 32, 32, f2i_small((uint32_t)a, EMU_RND_N, dbits, dsgn, xbits))
+CV_H(f2i_small_Z, 32, 32, f2i_small((uint32_t)a, EMU_RND_Z, dbits, dsgn, xbits))
+CV_H(f2i_small_M, 32, 32, f2i_small((uint32_t)a, EMU_RND_M, dbits, dsgn, xbits))
+CV_H(f2i_small_P, 32, 32, f2i_small((uint32_t)a, EMU_RND_P, dbits, dsgn, xbits))
+static const emu_fn t_f2i_small[4] = {f2i_small_N, f2i_small_Z, f2i_small_M, f2i_small_P};
+
+/* Float widening and narrowing without modifiers. */
+static inline uint64_t f2d_plain(uint32_t f)
+{
+    uint64_t r = emu_b64((double)emu_f32(f));
+    uint64_t n = ((uint64_t)(f & 0x80000000u) << 32) | 0x7FF8000000000000ull | ((uint64_t)(f & 0x7FFFFFu) << 29);
+    return emu_b64(emu_pickd(emu_isnan32(f), emu_f64(n), emu_f64(r)));
+}
+static inline uint32_t d2f_plain(uint64_t a)
+{
+    uint32_t r = emu_b32((float)emu_f64(a));
+    uint32_t n = (uint32_t)(a >> 32 & 0x80000000u) | 0x7FC00000u | (uint32_t)((a >> 29) & 0x7FFFFFu);
+    return emu_pick32(emu_isnan32(r), n, r);
+}
+CV_H(f2d_plain_h, 32, 64, f2d_plain((uint32_t)a))
+CV_H(d2f_plain_h, 64, 32, d2f_plain(a))
+CV_H(h2f_f16_plain, 32, 32, emu_pick32(emu_isnan16((uint32_t)a), EMU_NAN32, emu_f16_to_f32((uint32_t)a & 0xFFFFu)))
+CV_H(h2f_bf16_plain, 32, 32, emu_bf16_to_f32((uint32_t)a))
+CV_H(f2h_plain, 32, 32, emu_f32_to_f16_rn((uint32_t)a))
+CV_H(f2bf_plain, 32, 32, emu_f32_to_bf16_rn((uint32_t)a))
+
 /* ---- Selection ------------------------------------------------------------------------- */
 static int int_code(enum ptx_type t)       /* bits | CV_SIGNED, or -1 */
 {
@@ -682,12 +772,16 @@ enum emu_sel emu_sel_cvt(struct emu_decoder *dc, const struct ptx_instr *pi, str
         out->sub2 = (uint8_t)di;
         out->imm |= (int64_t)reg_bits(dc, &pi->ops[0]) << 8;
         emu_fn fn = a64 ? (d64 ? i2i_66 : i2i_63) : (d64 ? i2i_36 : i2i_33);
+        if (!(flags & CV_SAT))
+            fn = a64 ? (d64 ? i2i_66_plain : i2i_63_plain) : (d64 ? i2i_36_plain : i2i_33_plain);
         return finish(dc, pi, out, fn, dt, at, 1);
     }
     if (df >= 0 && ai >= 0) {                                   /* float <- integer */
         if (rnd < 0 || integral || rnd == EMU_RND_NA)
             return emu_dec_unsupported(dc, "integer-to-float cvt needs .rn, .rz, .rm or .rp");
         out->sub = (uint8_t)ai;
+        if (!a64 && !(flags & CV_SAT) && (df == FF32 || df == FF64))
+            return finish(dc, pi, out, t_i2f_small[df == FF64][rnd], dt, at, 1);
         return finish(dc, pi, out, t_i2f[df][a64][rnd], dt, at, 1);
     }
     if (di >= 0 && af >= 0) {                                   /* integer <- float */
@@ -695,6 +789,8 @@ enum emu_sel emu_sel_cvt(struct emu_decoder *dc, const struct ptx_instr *pi, str
             return emu_dec_unsupported(dc, "float-to-integer cvt needs .rni, .rzi, .rmi or .rpi");
         out->sub2 = (uint8_t)di;
         out->imm |= (int64_t)reg_bits(dc, &pi->ops[0]) << 8;
+        if (af == FF32 && !d64 && !(flags & CV_FTZ))
+            return finish(dc, pi, out, t_f2i_small[rnd], dt, at, 1);
         return finish(dc, pi, out, t_f2i[af][d64][rnd], dt, at, 1);
     }
     /* float <- float */
@@ -713,13 +809,21 @@ enum emu_sel emu_sel_cvt(struct emu_decoder *dc, const struct ptx_instr *pi, str
     }
     if (integral)
         return emu_dec_unsupported(dc, "integer rounding needs the same float type on both sides");
-    if (df == FF64)                                             /* exact widening */
+    if (df == FF64) {                                           /* exact widening */
+        if (af == FF32 && !flags)
+            return finish(dc, pi, out, f2d_plain_h, dt, at, 1);
         return finish(dc, pi, out, af == FF32 ? f2d_f32 : (af == FF16 ? f2d_f16 : f2d_bf16), dt, at, 1);
-    if (df == FF32 && af != FF64)
+    }
+    if (df == FF32 && af != FF64) {
+        if (!flags)
+            return finish(dc, pi, out, af == FF16 ? h2f_f16_plain : h2f_bf16_plain, dt, at, 1);
         return finish(dc, pi, out, af == FF16 ? h2f_f16 : h2f_bf16, dt, at, 1);
+    }
     if (rnd < 0)
         return emu_dec_unsupported(dc, "narrowing float cvt needs a rounding modifier");
     if (df == FF32)
-        return finish(dc, pi, out, t_d2f[rnd], dt, at, 1);
+        return finish(dc, pi, out, (rnd == EMU_RND_N && !flags) ? d2f_plain_h : t_d2f[rnd], dt, at, 1);
+    if (af == FF32 && rnd == EMU_RND_N && !flags)
+        return finish(dc, pi, out, df == FF16 ? f2h_plain : f2bf_plain, dt, at, 1);
     return finish(dc, pi, out, t_n16[af][df == FBF16][rnd], dt, at, 1);
 }

@@ -78,11 +78,13 @@ static inline uint32_t h_mul1(uint32_t a, uint32_t b, int fmt, int ftz, int sat)
 }
 
 /* fma.rn with .ftz .sat .relu .oob. An out-of-bounds NaN (the value a tensor
- * copy writes for elements outside the tensor) in a or b forces +0 with .oob. */
-#define OOB_NAN 0x7FFFu
+ * copy writes for elements outside the tensor) in a or b forces +0 with .oob;
+ * on sm_90 that NaN is 0x7FF7 in both formats, either sign (recorded: no other
+ * NaN pattern, and no NaN in c, has the effect). */
+#define OOB_NAN 0x7FF7u
 static inline uint32_t h_fma1(uint32_t a, uint32_t b, uint32_t c, int fmt, int ftz, int sat, int relu, int oob)
 {
-    uint32_t oobhit = (a & 0xFFFFu) == OOB_NAN || (b & 0xFFFFu) == OOB_NAN;
+    uint32_t oobhit = (a & 0x7FFFu) == OOB_NAN || (b & 0x7FFFu) == OOB_NAN;
     if (ftz) {
         a = hftz(a, fmt);
         b = hftz(b, fmt);

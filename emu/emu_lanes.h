@@ -71,6 +71,21 @@ static inline void emu_pred_put(struct emu_warp *w, uint16_t row, emu_mask m, em
         (row)[l] = (blend_x_ & blend_k_) | ((row)[l] & ~blend_k_); \
     } while (0)
 
+/* Selects as bit masks (c is 0 or 1). A plain c ? x : y whose x comes from
+ * floating-point arithmetic used on one side only gets sunk into a branch,
+ * which gcc then cannot if-convert under -ftrapping-math; these keep both
+ * sides computed unconditionally. */
+static inline uint32_t emu_pick32(uint32_t c, uint32_t x, uint32_t y)
+{
+    uint32_t k = 0u - c;
+    return (x & k) | (y & ~k);
+}
+static inline double emu_pickd(uint64_t c, double x, double y)
+{
+    uint64_t k = (uint64_t)0 - c;
+    return emu_f64((emu_b64(x) & k) | (emu_b64(y) & ~k));
+}
+
 /* ---- Floating-point formats (emu_float.c, emu_half.c, emu_cvt.c) -----------
  * Rounding of exact or round-to-odd intermediate values into the narrower
  * formats, in integer arithmetic, without touching the FP environment. */
@@ -185,9 +200,33 @@ static inline uint32_t emu_narrow_mag(uint32_t f, unsigned man, int bias, uint32
     return r;
 }
 
+/* f32 -> f16 to nearest even without branches or per-lane shifts (so that it
+ * vectorises with SSE2): normal results round in integer arithmetic on the
+ * f32 pattern, subnormal ones by an f32 addition of 0.5 (whose ulp, 2^-24, is
+ * the f16 subnormal step); too large gives inf, NaN the canonical NaN. */
+static inline uint32_t emu_f32_to_f16_rn(uint32_t f)
+{
+    uint32_t a = f & 0x7FFFFFFFu;
+    uint32_t nrm = ((a + 0xFFFu + ((a >> 13) & 1u)) >> 13) - (112u << 10);
+    uint32_t sub = emu_b32(emu_f32(a) + 0.5f) - 0x3F000000u;
+    uint32_t r = emu_pick32(a < 0x38800000u, sub, nrm);
+    r = emu_pick32(a >= 0x477FF000u, 0x7C00u, r);             /* 65520 and up round to inf */
+    return emu_pick32(a > 0x7F800000u, EMU_NAN16, r | ((f >> 16) & 0x8000u));
+}
+/* f32 -> bf16 to nearest even: the same integer rounding, which also covers
+ * subnormals (bf16 shares f32's exponent) and overflow to inf. */
+static inline uint32_t emu_f32_to_bf16_rn(uint32_t f)
+{
+    uint32_t a = f & 0x7FFFFFFFu;
+    uint32_t r = ((a + 0x7FFFu + ((a >> 16) & 1u)) >> 16) | ((f >> 16) & 0x8000u);
+    return a > 0x7F800000u ? EMU_NAN16 : r;
+}
+
 /* f32 -> f16 and f32 -> bf16 in mode rnd; NaN becomes the canonical NaN. */
 static inline uint32_t emu_f32_to_f16(uint32_t f, int rnd)
 {
+    if (rnd == EMU_RND_N)
+        return emu_f32_to_f16_rn(f);
     uint32_t neg = f >> 31, a = f & 0x7FFFFFFFu, ovf;
     if (a > 0x7F800000u) return EMU_NAN16;
     uint32_t r = emu_narrow_mag(f, 10, 15, 0x7BFFu, rnd, &ovf);
@@ -200,6 +239,8 @@ static inline uint32_t emu_f32_to_f16(uint32_t f, int rnd)
 }
 static inline uint32_t emu_f32_to_bf16(uint32_t f, int rnd)
 {
+    if (rnd == EMU_RND_N)
+        return emu_f32_to_bf16_rn(f);
     uint32_t neg = f >> 31, a = f & 0x7FFFFFFFu, ovf;
     if (a > 0x7F800000u) return EMU_NAN16;
     uint32_t r = emu_narrow_mag(f, 7, 127, 0x7F7Fu, rnd, &ovf);
@@ -211,14 +252,15 @@ static inline uint32_t emu_f32_to_bf16(uint32_t f, int rnd)
     return (neg << 15) | r;
 }
 
-/* Exact widening of f16 and bf16 to f32 bit patterns. */
+/* Exact widening of f16 and bf16 to f32 bit patterns. The f16 magnitude
+ * shifted into place and multiplied by 2^112 is the value, subnormals included
+ * (an exact f32 product); infinity and NaN keep their fraction. */
 static inline uint32_t emu_f16_to_f32(uint32_t h)
 {
-    uint32_t s = (h & 0x8000u) << 16, e = (h >> 10) & 0x1Fu, m = h & 0x3FFu;
-    if (e == 0x1Fu) return s | 0x7F800000u | (m << 13);
-    if (e) return s | ((e + 112u) << 23) | (m << 13);
-    float v = (float)m * 0x1p-24f;                             /* subnormal: exact */
-    return s | emu_b32(v);
+    uint32_t o = (h & 0x7FFFu) << 13;
+    uint32_t v = emu_b32(emu_f32(o) * 0x1p112f);
+    v = emu_pick32((h & 0x7C00u) == 0x7C00u, o | 0x7F800000u, v);
+    return v | ((h & 0x8000u) << 16);
 }
 static inline uint32_t emu_bf16_to_f32(uint32_t h) { return (h & 0xFFFFu) << 16; }
 
