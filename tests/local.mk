@@ -37,3 +37,6 @@ CLEANFILES += tests/cuda/bin/*/*
 # emu/emu_float.c, emu_half.c, emu_cvt.c: floating point against H100 recordings
 tests_unit_check_loom_SOURCES += tests/unit/check_emu_float.c
 EXTRA_DIST += tests/edge/float
+# sched/: CTAs waiting on other CTAs with 1, 2 and 16 workers; cooperative grid sync; deterministic printf order
+TESTS += tests/sched/run.sh
+EXTRA_DIST += tests/sched/run.sh tests/sched/sched.cu tests/sched/sched.ptx tests/sched/gen_ptx.sh
