@@ -1,4 +1,8 @@
 # tests/ -- Check unit tests and golden-file tests.
+# Test scripts find the built command and the sources through these.
+AM_TESTS_ENVIRONMENT = LOOM='$(abs_top_builddir)/loom'; export LOOM; \
+	top_builddir='$(abs_top_builddir)'; export top_builddir; \
+	top_srcdir='$(abs_top_srcdir)'; export top_srcdir;
 check_PROGRAMS += tests/unit/check_loom
 tests_unit_check_loom_SOURCES = tests/unit/check_main.c tests/unit/suites.def \
 	tests/unit/check_sched_preset.c
