@@ -95,8 +95,7 @@ void **__cudaRegisterFatBinary(void *fatCubin)
     rt.fatbins = fb;
     pthread_mutex_unlock(&rt.lock);
     const struct rt_fatbin_wrapper *w = fatCubin;
-    if (getenv("LOOM_LOG") && atoi(getenv("LOOM_LOG")) > 0)
-        fprintf(stderr, "loom: __cudaRegisterFatBinary(version %d) = fatbin #%u\n", w ? w->version : -1, fb->index);
+    rt_log("__cudaRegisterFatBinary(version %d) = fatbin #%u", w ? w->version : -1, fb->index);
     return (void **)fb;
 }
 
@@ -308,7 +307,7 @@ static cudaError_t fatbin_text(struct rt_fatbin *fb, char **out_text, size_t *ou
             fprintf(stderr, "loom: %s\n", err);
             e = cudaErrorInvalidPtx;
         } else if (nt > 1) {
-            rt_log("fatbin #%u: device-linked %u PTX texts", fb->index, nt);
+            rt_log("fatbin #%u: device-linked the PTX of %u -rdc translation units", fb->index, nt);
         }
     }
     for (size_t i = 0; res && i < n; i++)

@@ -81,6 +81,13 @@ static void log_env(void)
     rt.verbose = rt.log && atoi(v) >= 2;
 }
 
+/* LOOM_LOG is read when the library loads, so that the registrations the
+ * program's start-up code makes are traced too. */
+__attribute__((constructor)) static void read_env(void)
+{
+    log_env();
+}
+
 static void exit_hook(void)
 {
     if (!rt.dev)
@@ -93,7 +100,6 @@ static void exit_hook(void)
 /* Creates the device; runs once. */
 static void init_device(void)
 {
-    log_env();
     struct loom_device_config cfg = { 0 };
     const char *w = getenv("LOOM_WORKERS");
     if (w && *w)
