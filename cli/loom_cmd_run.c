@@ -712,9 +712,12 @@ static void print_stats(const struct loom_kernel_stats *s, void *data)
     double eff = s->warp_instructions ? 100.0 * (double)s->thread_instructions / (32.0 * (double)s->warp_instructions) : 0;
     fprintf(stderr,
             "loom run: stats: kernel '%s': %" PRIu64 " launch%s, %.6f s, %" PRIu64 " warp instructions, %" PRIu64
-            " thread instructions (SIMD efficiency %.1f%%), %" PRIu64 " divergent branches, %" PRIu64 " barrier waits\n",
+            " thread instructions (SIMD efficiency %.1f%%), %" PRIu64 " divergent branches, %" PRIu64 " barrier waits\n"
+            "loom run: stats: %" PRIu64 " CTAs, at most %" PRIu64 " resident at once, %" PRIu64 " parks; occupancy %u CTAs/SM"
+            " (%.0f%% of the warp slots)\n",
             s->kernel, s->launches, s->launches == 1 ? "" : "es", s->seconds, s->warp_instructions,
-            s->thread_instructions, eff, s->divergent_branches, s->barrier_waits);
+            s->thread_instructions, eff, s->divergent_branches, s->barrier_waits, s->ctas, s->max_resident, s->parks,
+            s->occupancy_ctas_per_sm, 100.0 * s->occupancy);
 }
 
 static bool write_output(const struct run_arg *a)

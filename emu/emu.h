@@ -144,7 +144,7 @@ struct emu_warp {
     uint64_t gcache_base, gcache_end;    /* last global allocation an access hit */
     uint32_t gcache_flags;
     /* Counters (observers). */
-    uint64_t n_inst, n_thread_inst, n_diverge;
+    uint64_t n_inst, n_thread_inst, n_diverge, n_barrier;
     emu_mask count_mask;                 /* popcount cache for n_thread_inst */
     uint32_t count_lanes;
 };

@@ -417,6 +417,7 @@ enum emu_cta_state emu_cta_run(struct emu_cta *cta, uint64_t budget)
                 barriers_try_release(cta);
                 break;
             case EMU_STOP_BARRIER:
+                w->n_barrier++;
                 barrier_try_release(cta, w->wait.barrier);
                 break;
             default:

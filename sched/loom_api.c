@@ -603,6 +603,7 @@ static void record_stats(struct loom_device *dev, const struct sched_grid *g)
         e->s.warp_instructions += atomic_load(&g->warp_inst);
         e->s.thread_instructions += atomic_load(&g->thread_inst);
         e->s.divergent_branches += atomic_load(&g->diverge);
+        e->s.barrier_waits += atomic_load(&g->barrier_waits);
         e->s.ctas += atomic_load(&g->ctas_run);
         e->s.parks += atomic_load(&g->parks);
         if (atomic_load(&g->max_resident) > e->s.max_resident) e->s.max_resident = atomic_load(&g->max_resident);

@@ -49,7 +49,7 @@ struct sched_grid {
     struct sched_grid *next_active;
     double t_start, seconds;
     void (*on_done)(struct sched_grid *g);  /* called under the scheduler lock */
-    _Atomic uint64_t warp_inst, thread_inst, diverge, parks, ctas_run, max_resident;
+    _Atomic uint64_t warp_inst, thread_inst, diverge, barrier_waits, parks, ctas_run, max_resident;
 };
 
 /* Which CTA a worker runs next: the plug-in point for concurrent-kernel policies. */

@@ -203,6 +203,7 @@ static void uncount_cta(struct sched_grid *g, const struct emu_cta *cta)
         atomic_fetch_add(&g->warp_inst, cta->warps[w].n_inst);
         atomic_fetch_add(&g->thread_inst, cta->warps[w].n_thread_inst);
         atomic_fetch_add(&g->diverge, cta->warps[w].n_diverge);
+        atomic_fetch_add(&g->barrier_waits, cta->warps[w].n_barrier);
     }
 }
 
