@@ -81,7 +81,7 @@
 #define ONE32 0x3F800000u
 
 static inline float fl(uint32_t b) { return emu_f32(b); }
-static inline uint32_t canon32(uint32_t r) { return emu_isnan32(r) ? EMU_NAN32 : r; }
+static inline uint32_t canon32(uint32_t r) { return emu_pick32(emu_isnan32(r), EMU_NAN32, r); }
 
 /* .sat: clamp to [0.0, 1.0]; NaN and negative results (-0 included) give +0. */
 static inline uint32_t sat32(uint32_t r)
@@ -268,20 +268,26 @@ static inline double cos_poly(double u)
     return 1.0 + u2 * (-0.5 + u2 * (1.0 / 24 + u2 * (-1.0 / 720 + u2 * (1.0 / 40320 + u2 * (-1.0 / 3628800 +
            u2 * (1.0 / 479001600 + u2 * (-1.0 / 87178291200.0)))))));
 }
-static inline uint32_t f32_sincos(uint32_t a, int cosine)
+static inline __attribute__((always_inline)) uint32_t f32_sincos(uint32_t a, int cosine)
 {
-    uint32_t tb = emu_ftz32(emu_f64_to_f32((double)fl(a) * (double)fl(0x3E22F983u), EMU_RND_Z));
-    double t = fl(tb);
-    double whole = fabs(t) >= 0x1p23 ? 1.0 : 0.0;
+    /* The product is exact in double; clearing 29 bits rounds it toward zero to
+     * 24 bits; exponent tests on the top word flush tiny counts (integer work,
+     * so the loop vectorises). */
+    double p = (double)fl(a) * (double)fl(0x3E22F983u);
+    uint64_t pb = emu_b64(p) & ~0x1FFFFFFFull;
+    uint32_t ex = (uint32_t)(pb >> 52) & 0x7FFu;
+    uint64_t tiny = (uint64_t)0 - (uint64_t)(ex < 1023u - 126u);
+    double t = emu_f64(pb & (~tiny | 0x8000000000000000ull));
     double k = (t + 0x1.8p52) - 0x1.8p52;                   /* nearest integer, |t| < 2^23 */
-    double f = whole != 0.0 ? 0.0 * t : t - k;              /* in [-1/2, 1/2]; NaN for inf */
+    uint64_t whole = ex >= 1023u + 23u;                      /* |t| >= 2^23: integral (or inf/NaN) */
+    double f = emu_pickd(whole, 0.0 * t, t - k);            /* in [-1/2, 1/2]; NaN for inf */
     double y = 4.0 * f;
     double q = (y + 0x1.8p52) - 0x1.8p52;                   /* quadrant -2..2 */
     double u = (y - q) * 1.5707963267948966;
     uint64_t quad = (emu_b64(q + 0x1.8p52) + (cosine ? 1u : 0u)) & 3u;
     double s = sin_poly(u), co = cos_poly(u);
-    double v = (quad & 1u) ? co : s;
-    v = (quad & 2u) ? -v : v;
+    double v = emu_pickd(quad & 1u, co, s);
+    v = emu_pickd((quad >> 1) & 1u, -v, v);
     return canon32(emu_f64_to_f32(v, EMU_RND_N));
 }
 
@@ -305,19 +311,21 @@ static inline double exp2_small(double f)
     p = 1.0 + g * p;
     return 1.0 + g * p;
 }
-static inline double exp2_d(double x)
+static inline double exp2_d(double x)          /* |x| <= 300 */
 {
-    double xc = x < -300.0 ? -300.0 : (x > 300.0 ? 300.0 : x);
-    double kb = xc + 0x1.8p52;                               /* k in its low bits */
+    double kb = x + 0x1.8p52;                                /* k in its low bits */
     double k = kb - 0x1.8p52;
     uint64_t scale = (emu_b64(kb) - 0x4338000000000000ull + 1023u) << 52;
-    return exp2_small(xc - k) * emu_f64(scale);
+    return exp2_small(x - k) * emu_f64(scale);
 }
 static inline uint32_t f32_ex2(uint32_t a, int ftz)
 {
     if (ftz)
         a = emu_ftz32(a);
-    return fin32(round32(exp2_d(fl(a)), EMU_RND_N, ftz), ftz, 0);
+    /* Clamp to +-300 in f32 bits (infinities too): integer compares vectorise. */
+    uint32_t ac = emu_pick32((a & 0x7FFFFFFFu) > 0x43960000u, (a & SIGN32) | 0x43960000u, a);
+    uint32_t r = fin32(round32(exp2_d(fl(ac)), EMU_RND_N, ftz), ftz, 0);
+    return emu_pick32(emu_isnan32(a), EMU_NAN32, r);
 }
 
 /* lg2.approx: log2 x = k + log2 m with m in [sqrt(1/2), sqrt(2)), from the
@@ -326,9 +334,10 @@ static inline uint32_t f32_ex2(uint32_t a, int ftz)
 static inline double log2_d(double x)
 {
     uint64_t xb = emu_b64(x);
-    uint64_t hi = ((xb >> 32) & 0xFFFFFu) > 0x6A09Eu;    /* mantissa above sqrt(2) */
-    int64_t k = (int64_t)((xb >> 52) & 0x7FFu) - 1023 + (int64_t)hi;
-    double mm = emu_f64((xb & 0x000FFFFFFFFFFFFFull) | ((1023u - hi) << 52));
+    uint32_t top = (uint32_t)(xb >> 32);                  /* 32-bit work: SSE2 has no 64-bit compare */
+    uint32_t hi = (top & 0xFFFFFu) > 0x6A09Eu;            /* mantissa above sqrt(2) */
+    int32_t k = (int32_t)((top >> 20) & 0x7FFu) - 1023 + (int32_t)hi;
+    double mm = emu_f64((xb & 0x000FFFFFFFFFFFFFull) | ((uint64_t)(1023u - hi) << 52));
     double s = (mm - 1.0) / (mm + 1.0), s2 = s * s;
     double p = 1.0 / 15;
     p = 1.0 / 13 + s2 * p;
@@ -345,10 +354,10 @@ static inline uint32_t f32_lg2(uint32_t a, int ftz)
     if (ftz)
         a = emu_ftz32(a);
     uint32_t r = emu_f64_to_f32(log2_d(fl(a)), EMU_RND_N);
-    r = (a & 0x7FFFFFFFu) == 0x7F800000u ? a : r;               /* +inf (-inf: NaN below) */
-    r = (a & SIGN32) ? EMU_NAN32 : r;
-    r = (a & 0x7FFFFFFFu) == 0 ? 0xFF800000u : r;              /* +-0 -> -inf */
-    return canon32(emu_isnan32(a) ? EMU_NAN32 : r);
+    r = emu_pick32((a & 0x7FFFFFFFu) == 0x7F800000u, a, r);    /* +inf (-inf: NaN below) */
+    r = emu_pick32(a >> 31, EMU_NAN32, r);
+    r = emu_pick32((a & 0x7FFFFFFFu) == 0, 0xFF800000u, r);    /* +-0 -> -inf */
+    return canon32(emu_pick32(emu_isnan32(a), EMU_NAN32, r));
 }
 
 /* tanh.approx.f32 (relative error 2^-11 on the GPU; subnormals pass through). */
