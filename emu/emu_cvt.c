@@ -190,7 +190,9 @@ static inline double round_int(double x, int rnd)
 {
     double ax = fabs(x);
     double t = copysign((ax + 0x1p52) - 0x1p52, x);   /* nearest even, |x| < 2^52 */
-    t = emu_pickd(ax >= 0x1p52, x, t);
+    t = ax >= 0x1p52 ? x : t;
+    if (rnd == EMU_RND_N)
+        return t;
     double fl_ = t - (t > x ? 1.0 : 0.0), ce = t + (t < x ? 1.0 : 0.0);
     double r;
     if (rnd == EMU_RND_N)
@@ -550,19 +552,30 @@ CV_H(i2i_36_plain, 32, 64, ext64(a, sbits, ssgn))
 CV_H(i2i_63_plain, 64, 32, int_out(a, dbits, dsgn, xbits))
 CV_H(i2i_66_plain, 64, 64, a)
 
-/* The exact double of an integer of at most 32 bits, through 32-bit conversions. */
-static inline double small_int_dbl(uint64_t a, unsigned sbits, unsigned ssgn)
-{
-    uint32_t v = ext32((uint32_t)a, sbits, ssgn) ^ (ssgn ? 0u : 0x80000000u);
-    return (double)(int32_t)v + (ssgn ? 0.0 : 0x1p31);
-}
-#define I2F_SMALL(R) \
-    CV_H(i2f_f32_small_##R, 32, 32, emu_f64_to_f32(small_int_dbl(a, sbits, ssgn), EMU_RND_##R))
-I2F_SMALL(N)
-I2F_SMALL(Z)
-I2F_SMALL(M)
-I2F_SMALL(P)
-CV_H(i2f_f64_small_N, 32, 64, emu_b64(small_int_dbl(a, sbits, ssgn)))
+/* Integers of at most 32 bits to f32/f64: exact doubles through 32-bit
+ * conversions (unsigned values offset by 2^31). The per-instruction constants
+ * are computed before the lane loop: a select between floating-point values
+ * inside it would keep gcc from vectorising. */
+#define I2F_SMALL(name, D, EXPR) \
+    static int name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    { \
+        const unsigned sh = 32 - CV_BITS(in->sub), sgn = !!(in->sub & CV_SIGNED); \
+        const uint32_t flip = sgn ? 0u : 0x80000000u; \
+        const double bias = sgn ? 0.0 : 0x1p31; \
+        uint##D##_t *d = w->r##D[in->d]; const uint32_t *ra = w->r32[in->a]; \
+        EMU_EACH(l) { \
+            uint32_t v = ra[l] << sh; \
+            v = (sgn ? (uint32_t)((int32_t)v >> sh) : v >> sh) ^ flip; \
+            double x = (double)(int32_t)v + bias; \
+            PUT##D(d, m, l, (EXPR)); \
+        } \
+        return EMU_CONTINUE; \
+    }
+I2F_SMALL(i2f_f32_small_N, 32, emu_f64_to_f32(x, EMU_RND_N))
+I2F_SMALL(i2f_f32_small_Z, 32, emu_f64_to_f32(x, EMU_RND_Z))
+I2F_SMALL(i2f_f32_small_M, 32, emu_f64_to_f32(x, EMU_RND_M))
+I2F_SMALL(i2f_f32_small_P, 32, emu_f64_to_f32(x, EMU_RND_P))
+I2F_SMALL(i2f_f64_small_N, 64, emu_b64(x))
 static const emu_fn t_i2f_small[2][4] = {
     {i2f_f32_small_N, i2f_f32_small_Z, i2f_f32_small_M, i2f_f32_small_P},
     {i2f_f64_small_N, i2f_f64_small_N, i2f_f64_small_N, i2f_f64_small_N},   /* exact: any mode */
@@ -570,22 +583,31 @@ static const emu_fn t_i2f_small[2][4] = {
 
 /* f32 to integers of at most 32 bits: round to integral, clamp in double,
  * convert through int32 (unsigned results offset by 2^31); NaN gives 0. */
-static inline uint32_t f2i_small(uint32_t f, int rnd, unsigned dbits, unsigned dsgn, unsigned xbits)
-{
-    double r = round_int(emu_f32(f), rnd);
-    double lo = dsgn ? -ldexp(1.0, (int)dbits - 1) : 0.0;
-    double hi = dsgn ? ldexp(1.0, (int)dbits - 1) - 1.0 : ldexp(1.0, (int)dbits) - 1.0;
-    double off = dsgn ? 0.0 : 0x1p31;
-    r = r < lo ? lo : r;
-    r = r > hi ? hi : r;
-    r = r == r ? r : 0.0;                                    /* NaN -> 0 */
-    uint32_t v = (uint32_t)(int32_t)(r - off) + (dsgn ? 0u : 0x80000000u);
-    return i2i32(v, 0, 0, 32 - dbits, dsgn, out_mask(dbits, dsgn, xbits));
-}
-CV_H(f2i_small_N, 32, 32, f2i_small((uint32_t)a, EMU_RND_N, dbits, dsgn, xbits))
-CV_H(f2i_small_Z, 32, 32, f2i_small((uint32_t)a, EMU_RND_Z, dbits, dsgn, xbits))
-CV_H(f2i_small_M, 32, 32, f2i_small((uint32_t)a, EMU_RND_M, dbits, dsgn, xbits))
-CV_H(f2i_small_P, 32, 32, f2i_small((uint32_t)a, EMU_RND_P, dbits, dsgn, xbits))
+#define F2I_SMALL(name, R) \
+    static int name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    { \
+        const unsigned dbits = CV_BITS(in->sub2), dsgn = !!(in->sub2 & CV_SIGNED); \
+        const unsigned xbits = (unsigned)((in->imm >> 8) & 0xFF); \
+        const double lo = dsgn ? -ldexp(1.0, (int)dbits - 1) : 0.0; \
+        const double hi = dsgn ? ldexp(1.0, (int)dbits - 1) - 1.0 : ldexp(1.0, (int)dbits) - 1.0; \
+        const uint32_t mask = out_mask(dbits, dsgn, xbits); \
+        uint32_t *d = w->r32[in->d]; const uint32_t *ra = w->r32[in->a]; \
+        EMU_EACH(l) { \
+            double x = emu_f32(ra[l]); \
+            double r = EMU_RND_##R == EMU_RND_Z ? x : round_int(x, EMU_RND_##R); \
+            r = r < lo ? lo : r; \
+            r = r > hi ? hi : r; \
+            r = r == r ? r : 0.0; \
+            double off = r >= 0x1p31 ? 0x1p31 : 0.0;   /* u32 above 2^31: convert r - 2^31 */ \
+            uint32_t v = (uint32_t)(int32_t)(r - off) + ((uint32_t)(int32_t)(off * 0.5) << 1); \
+            EMU_BLEND32(d, m, l, i2i32(v, 0, 0, 32 - dbits, dsgn, mask)); \
+        } \
+        return EMU_CONTINUE; \
+    }
+F2I_SMALL(f2i_small_N, N)
+F2I_SMALL(f2i_small_Z, Z)
+F2I_SMALL(f2i_small_M, M)
+F2I_SMALL(f2i_small_P, P)
 static const emu_fn t_f2i_small[4] = {f2i_small_N, f2i_small_Z, f2i_small_M, f2i_small_P};
 
 /* Float widening and narrowing without modifiers. */
