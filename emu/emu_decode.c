@@ -532,7 +532,7 @@ static bool emit(struct emu_decoder *dc, const struct emu_inst *in)
 typedef enum emu_sel (*emu_selector)(struct emu_decoder *, const struct ptx_instr *, struct emu_inst *);
 static const emu_selector selectors[] = {
     emu_sel_ctrl, emu_sel_mem, emu_sel_int, emu_sel_bits, emu_sel_cmp, emu_sel_float,
-    emu_sel_half, emu_sel_cvt, emu_sel_atom, emu_sel_warp, emu_sel_sreg,
+    emu_sel_half, emu_sel_cvt, emu_sel_atom, emu_sel_warp, emu_sel_sreg, emu_sel_video,
 };
 
 /* Refusals by family, before selectors see them. */
@@ -542,7 +542,6 @@ static const char *family_refusal(const struct ptx_instr *pi)
     if (f & PTX_OPF_TENSOR) return "tensor-core instructions are not supported yet";
     if (f & PTX_OPF_TEXTURE) return "texture and surface instructions are not supported yet";
     if (f & PTX_OPF_ASYNC) return "asynchronous and bulk copies are not supported yet";
-    if (f & PTX_OPF_VIDEO) return "video instructions are not supported yet";
     return NULL;
 }
 
