@@ -9,7 +9,8 @@
 # each instruction in the .ptx say which form it is). Before each form the destination
 # register is set to 0x5A5A5A5A, so that a merge that kept the old destination shows.
 # expected/ holds what an H100 computed (tests/record-gpu.sh), expected-model/ what the
-# model below predicts; where they differ the GPU is right. The kernel `intrin` (from
+# model below predicts (written from the PTX ISA, then corrected where the recordings
+# disagreed: see the comment above `finish`); where they differ the GPU is right. The kernel `intrin` (from
 # intrin.cu, compiled with nvcc -ptx -arch=compute_75) runs CUDA's __v* SIMD intrinsics.
 # Run: python3 gen.py
 import os
@@ -70,30 +71,55 @@ def clamp(v, lo, hi):
     return max(lo, min(hi, v))
 
 
-def saturate(t, signed, dsel):
+# What an H100 computes departs from the ISA's pseudocode for the scalar forms
+# (seen in this folder's recordings; emu/emu_video.c follows the same rules):
+#  - .sat of vadd vsub vabsdiff vmin vmax clamps to the s32 range for a .s32
+#    dtype; for .u32 negative results become 0 and results above 2^32-1 wrap.
+#    With a merge selector the clamp is to the field, but negative results too
+#    become the field's maximum.
+#  - .sat of vshl/vshr truncates to .s34, then clamps to dtype's 32-bit range
+#    (with or without a merge selector).
+#  - .min/.max after vadd/vsub compare the result wrapped to 32 bits: signed
+#    against signed c for .s32, sign-extended against zero-extended c unsigned
+#    for .u32; after the other operations the exact result against c read as
+#    dtype; vset reads c signed.
+#  - the merge .h1 writes the result's bits 31..16 (not bits 15..0 shifted).
+#  - vmad reads whole-word sources signed whatever their type, c signed, sums in
+#    64 bits, shifts arithmetically only when atype or btype is .s32, and
+#    clamps to that signedness's 32-bit range; dtype plays no part.
+def field_max(signed, dsel):
     w = SEL[dsel][1]
-    if signed:
-        return clamp(t, -(1 << (w - 1)), (1 << (w - 1)) - 1)
-    return clamp(t, 0, (1 << w) - 1)
+    return (1 << (w - 1)) - 1 if signed else (1 << w) - 1
 
 
-def merge(dsel, t, c):
+def finish(op, t, c, signed, sat, op2, dsel):
+    """Saturation, secondary operation and merge of a scalar result t."""
+    if sat and op in ("vshl", "vshr"):
+        t = sx(t, 34)
+        t = clamp(t, -(1 << 31), (1 << 31) - 1) if signed else clamp(t, 0, M32)
+    elif sat and dsel:
+        hi = field_max(signed, dsel)
+        t = hi if t < 0 or t > hi else t
+    elif sat:
+        t = clamp(t, -(1 << 31), (1 << 31) - 1) if signed else max(t, 0)
+    if op2 == "add":
+        t = t + c
+    elif op2:
+        pick = min if op2 == "min" else max
+        if op in ("vadd", "vsub") and signed:
+            t = pick(sx(t, 32), sx(c, 32))
+        elif op in ("vadd", "vsub"):
+            tw = t & M32
+            t = pick(tw | (0xFFFFFFFF << 32 if tw >> 31 else 0), c)
+        else:
+            t = pick(t, sx(c, 32) if signed or op == "vset" else c)
     if dsel is None:
         return t & M32
+    if dsel == "h1":
+        return (t & 0xFFFF0000) | (c & 0xFFFF)
     sh, w = SEL[dsel]
     m = ((1 << w) - 1) << sh
     return ((t << sh) & m) | (c & ~m & M32)
-
-
-def secop(op2, t, c, signed):
-    cv = sx(c, 32) if signed else c
-    if op2 == "add":
-        return t + cv
-    if op2 == "min":
-        return min(t, cv)
-    if op2 == "max":
-        return max(t, cv)
-    return t
 
 
 PRIM = {
@@ -118,10 +144,7 @@ def scalar_form(op, dt, at, bt, sat=False, op2=None, dsel=None, asel=None, bsel=
 
     def model(a, b, c):
         t = PRIM[op](part(a, S[at], asel), part(b, S[bt], bsel))
-        if sat:
-            t = saturate(t, S[dt], dsel)
-        t = secop(op2, t, c, S[dt])
-        return merge(dsel, t, c)
+        return finish(op, t, c, S[dt], sat, op2, dsel)
     return text, model
 
 
@@ -135,10 +158,7 @@ def shift_form(op, dt, at, mode, sat=False, op2=None, dsel=None, asel=None, bsel
         ta, tb = part(a, S[at], asel), part(b, False, bsel)
         tb = min(tb, 32) if mode == "clamp" else tb & 31
         t = ta << tb if op == "vshl" else ta >> tb
-        if sat:
-            t = saturate(t, S[dt], dsel)
-        t = secop(op2, t, c, S[dt])
-        return merge(dsel, t, c)
+        return finish(op, t, c, S[dt], sat, op2, dsel)
     return text, model
 
 
@@ -147,13 +167,15 @@ def vmad_form(dt, at, bt, po=False, sat=False, scale=None, asel=None, bsel=None)
                                                     "." + scale if scale else "", opnd("%ra", asel), opnd("%rb", bsel))
 
     def model(a, b, c):
-        ta, tb = part(a, S[at], asel), part(b, S[bt], bsel)
         signed = S[at] or S[bt]
-        t = ta * tb + (sx(c, 32) if signed else c) + (1 if po else 0)
+        ta = part(a, S[at] or asel is None, asel)
+        tb = part(b, S[bt] or bsel is None, bsel)
+        t = ta * tb + sx(c, 32) + (1 if po else 0)
         if scale:
-            t >>= 7 if scale == "shr7" else 15
+            sh = 7 if scale == "shr7" else 15
+            t = t >> sh if signed else (t & ((1 << 64) - 1)) >> sh
         if sat:
-            t = clamp(t, -(1 << 31), (1 << 31) - 1) if signed else clamp(t, 0, M32)
+            t = clamp(sx(t, 64), -(1 << 31), (1 << 31) - 1) if signed else clamp(sx(t, 64), 0, M32)
         return t & M32
     return text, model
 
@@ -166,8 +188,7 @@ def vset_form(at, bt, cmp, op2=None, dsel=None, asel=None, bsel=None):
 
     def model(a, b, c):
         t = 1 if CMP[cmp](part(a, S[at], asel), part(b, S[bt], bsel)) else 0
-        t = secop(op2, t, c, False)
-        return merge(dsel, t, c)
+        return finish("vset", t, c, False, False, op2, dsel)
     return text, model
 
 
