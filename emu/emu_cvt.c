@@ -510,11 +510,12 @@ static inline uint32_t clampn(uint32_t v, unsigned bits, unsigned sgn)
 static int h_pack(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
 {
     const unsigned bits = CV_BITS(in->sub2), sgn = !!(in->sub2 & CV_SIGNED), with_c = (unsigned)in->imm;
+    const unsigned csh = with_c ? 2 * bits : 0;         /* with c the fields are at most 8 bits */
     uint32_t *d = w->r32[in->d];
     const uint32_t *ra = w->r32[in->a], *rb = w->r32[in->b], *rc = w->r32[in->c];
     EMU_EACH(l) {
         uint32_t lowpart = clampn(rb[l], bits, sgn) | (clampn(ra[l], bits, sgn) << bits);
-        uint32_t r = with_c ? lowpart | (rc[l] << (2 * bits)) : lowpart;
+        uint32_t r = with_c ? lowpart | (rc[l] << csh) : lowpart;
         EMU_BLEND32(d, m, l, r);
     }
     return EMU_CONTINUE;

@@ -24,41 +24,50 @@ static inline uint32_t narrow(uint32_t f, int fmt)
     return fmt == F16 ? emu_f32_to_f16(f, EMU_RND_N) : emu_f32_to_bf16(f, EMU_RND_N);
 }
 
+/* A double rounded to odd at 24 bits, as an f32 pattern, in integer arithmetic
+ * (clear the low 29 fraction bits, keep a sticky bit): exact for every value
+ * of the f32 normal range, which holds all f16 results and their products. */
+static inline uint32_t odd32_normal(double v)
+{
+    uint64_t b = emu_b64(v);
+    uint64_t sticky = ((b & 0x1FFFFFFFull) + 0x1FFFFFFFull) >> 29;
+    return emu_b32((float)emu_f64((b & ~0x1FFFFFFFull) | (sticky << 29)));
+}
+
 /* Rounds a round-to-odd (or exact) double to the format, nearest even; with
  * .ftz a result that is tiny after rounding with an unbounded exponent (the
  * value scaled so that the smallest normal number becomes 1) flushes. */
 static inline uint32_t hround(double v, int fmt, int ftz)
 {
-    uint32_t f = emu_f64_to_f32_odd(v);
+    uint32_t f = fmt == F16 ? odd32_normal(v) : emu_f64_to_f32_odd(v);
     uint32_t r = narrow(f, fmt);
     if (ftz) {
-        uint32_t scaled = narrow(emu_f64_to_f32_odd(v * (fmt == F16 ? 0x1p14 : 0x1p126)), fmt);
+        double sv = v * (fmt == F16 ? 0x1p14 : 0x1p126);
+        uint32_t scaled = narrow(fmt == F16 ? odd32_normal(sv) : emu_f64_to_f32_odd(sv), fmt);
         uint32_t one = fmt == F16 ? 0x3C00u : 0x3F80u;
-        if ((scaled & 0x7FFFu) < one)
-            r = (f >> 16) & 0x8000u;
+        r = emu_pick32((scaled & 0x7FFFu) < one, (f >> 16) & 0x8000u, r);
     }
     return r;
 }
 
 /* .sat clamps to [0, 1] with NaN -> +0; .relu clamps negatives (and -0) to +0
- * and leaves NaN canonical. */
+ * and leaves NaN canonical. Selects, not branches: the loops vectorise. */
 static inline uint32_t hfinish(uint32_t r, int fmt, int sat, int relu)
 {
     uint32_t one = fmt == F16 ? 0x3C00u : 0x3F80u;
-    if (hnan(r, fmt))
-        return sat ? 0u : EMU_NAN16;
-    if ((sat || relu) && (r & 0x8000u))
-        return 0;
-    if (sat && r > one)
-        return one;
-    return r;
+    uint32_t nan = hnan(r, fmt);
+    if (sat)
+        r = emu_pick32(r > one && !(r & 0x8000u), one, r);
+    if (sat || relu)
+        r = emu_pick32(r >> 15, 0u, r);
+    return emu_pick32(nan, sat ? 0u : EMU_NAN16, r);
 }
 
 static inline double dval(uint32_t h, int fmt) { return emu_f32(widen(h, fmt)); }
 
 /* add/sub/mul .rn{.ftz}{.sat}: sums in double with the TwoSum error rounded to
  * odd (bf16 sums can span more than 53 bits), products exact in double. */
-static inline uint32_t h_add1(uint32_t a, uint32_t b, int fmt, int ftz, int sat)
+static inline __attribute__((always_inline)) uint32_t h_add1(uint32_t a, uint32_t b, int fmt, int ftz, int sat)
 {
     if (ftz) {
         a = hftz(a, fmt);
@@ -82,7 +91,7 @@ static inline uint32_t h_mul1(uint32_t a, uint32_t b, int fmt, int ftz, int sat)
  * on sm_90 that NaN is 0x7FF7 in both formats, either sign (recorded: no other
  * NaN pattern, and no NaN in c, has the effect). */
 #define OOB_NAN 0x7FF7u
-static inline uint32_t h_fma1(uint32_t a, uint32_t b, uint32_t c, int fmt, int ftz, int sat, int relu, int oob)
+static inline __attribute__((always_inline)) uint32_t h_fma1(uint32_t a, uint32_t b, uint32_t c, int fmt, int ftz, int sat, int relu, int oob)
 {
     uint32_t oobhit = (a & 0x7FFFu) == OOB_NAN || (b & 0x7FFFu) == OOB_NAN;
     if (ftz) {
