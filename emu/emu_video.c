@@ -330,8 +330,12 @@ static enum emu_sel sel_scalar(struct emu_decoder *dc, const struct ptx_instr *p
         return emu_dec_unsupported(dc, "video instruction types are .u32 and .s32");
     if (shift && bsg)
         return emu_dec_unsupported(dc, "the shift amount of vshl/vshr is .u32");
-    if (md->other || md->po || md->shr7 || md->shr15 || (md->cmp >= 0) != vset || (shift != (md->clamp || md->wrap)) ||
-        (md->clamp && md->wrap) || (vset && md->sat))
+    if (shift && md->clamp == md->wrap)
+        return emu_dec_unsupported(dc, "vshl/vshr need exactly one of .clamp and .wrap");
+    if (vset && md->cmp < 0)
+        return emu_dec_unsupported(dc, "vset needs a comparison .eq .ne .lt .le .gt or .ge");
+    if (md->other || md->po || md->shr7 || md->shr15 || (!vset && md->cmp >= 0) || (!shift && (md->clamp || md->wrap)) ||
+        (vset && md->sat))
         return emu_dec_unsupported(dc, "modifier not defined for this video instruction");
     int fin = md->add + md->min + md->max > 1 ? -1 : md->add ? FIN_ADD : md->min ? FIN_MIN : md->max ? FIN_MAX : FIN_NONE;
     if (fin < 0)
@@ -424,8 +428,12 @@ static enum emu_sel sel_simd(struct emu_decoder *dc, const struct ptx_instr *pi,
     const enum ptx_type *ty = pi->types;
     if ((!vset && !vid_type(ty[0], &dsg)) || !vid_type(ty[nt - 2], &asg) || !vid_type(ty[nt - 1], &bsg))
         return emu_dec_unsupported(dc, "video instruction types are .u32 and .s32");
-    if (md->other || md->min || md->max || md->clamp || md->wrap || md->po || md->shr7 || md->shr15 ||
-        (md->cmp >= 0) != vset || (vset && md->sat))
+    if (vset && md->cmp < 0)
+        return emu_dec_unsupported(dc, "vset2/vset4 need a comparison .eq .ne .lt .le .gt or .ge");
+    if (md->min || md->max)
+        return emu_dec_unsupported(dc, "the SIMD video instructions take only the secondary operation .add");
+    if (md->other || md->clamp || md->wrap || md->po || md->shr7 || md->shr15 || (!vset && md->cmp >= 0) ||
+        (vset && md->sat))
         return emu_dec_unsupported(dc, "modifier not defined for this SIMD video instruction");
     if (md->sat && md->add)
         return emu_dec_unsupported(dc, ".sat cannot be used with the accumulate operation .add");
@@ -433,7 +441,7 @@ static enum emu_sel sel_simd(struct emu_decoder *dc, const struct ptx_instr *pi,
         return emu_dec_unsupported(dc, "SIMD video instructions take d, a, b, c");
     for (unsigned i = 1; i < 4; i++)
         if (pi->ops[i].kind == PTX_OPND_REG && pi->ops[i].vec_comp)
-            return emu_dec_unsupported(dc, "source selectors of SIMD video instructions are not supported");
+            return emu_dec_unsupported(dc, "source selectors of SIMD video instructions are .hxy / .bxyzw (not implemented)");
     unsigned v = pi->ops[0].kind == PTX_OPND_REG ? pi->ops[0].vec_comp : 0;
     if (v == 0)
         p.emask = n == 2 ? 0x3u : 0xFu;

@@ -1,0 +1,344 @@
+/* check_emu_video.c -- end-to-end tests of the video instructions (emu_video.c): every kernel
+ * of tests/edge/video/runs.txt through the public API against outputs an H100 gave. */
+#include "config.h"
+
+#include <check.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "loom/loom.h"
+
+#ifndef LOOM_SRCDIR
+#define LOOM_SRCDIR "."
+#endif
+
+#define VID_DIR LOOM_SRCDIR "/tests/edge/video"
+#define MAX_ROWS 64
+#define MAX_ARGS 64
+
+Suite *emu_video_suite(void);
+
+/* One row of runs.txt: NAME: FILE.ptx --kernel K --grid X --block X ARG... where every
+ * ARG is in:TYPE:COUNT=@FILE, out:TYPE:COUNT>OUT/FILE or a scalar TYPE:VALUE. */
+struct vid_row {
+    char name[64], ptx[128], kernel[128];
+    unsigned grid, block;
+    int nargs;
+    char *args[MAX_ARGS];
+};
+
+static struct vid_row rows[MAX_ROWS];
+static int nrows;
+
+/* Reads runs.txt once; a line that does not parse keeps an empty kernel name so that
+ * its test fails and names the line. */
+static void load_rows(void)
+{
+    static char text[1 << 16];
+    FILE *f = fopen(VID_DIR "/runs.txt", "r");
+    if (!f)
+        return;
+    size_t len = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[len] = 0;
+    char *save = NULL;
+    for (char *line = strtok_r(text, "\n", &save); line && nrows < MAX_ROWS; line = strtok_r(NULL, "\n", &save)) {
+        if (line[0] == '#' || line[0] == 0)
+            continue;
+        struct vid_row *r = &rows[nrows++];
+        char *colon = strchr(line, ':'), *tok, *ts = NULL;
+        if (!colon)
+            continue;
+        *colon = 0;
+        snprintf(r->name, sizeof r->name, "%s", line);
+        for (tok = strtok_r(colon + 1, " ", &ts); tok; tok = strtok_r(NULL, " ", &ts)) {
+            if (strcmp(tok, "--kernel") == 0 && (tok = strtok_r(NULL, " ", &ts)))
+                snprintf(r->kernel, sizeof r->kernel, "%s", tok);
+            else if (strcmp(tok, "--grid") == 0 && (tok = strtok_r(NULL, " ", &ts)))
+                r->grid = (unsigned)strtoul(tok, NULL, 0);
+            else if (strcmp(tok, "--block") == 0 && (tok = strtok_r(NULL, " ", &ts)))
+                r->block = (unsigned)strtoul(tok, NULL, 0);
+            else if (!r->ptx[0])
+                snprintf(r->ptx, sizeof r->ptx, "%s", tok);
+            else if (r->nargs < MAX_ARGS)
+                r->args[r->nargs++] = tok;
+        }
+    }
+}
+
+static size_t type_size(const char *t)
+{
+    return t[1] == '8' ? 1 : t[1] == '1' ? 2 : t[1] == '3' ? 4 : 8;
+}
+
+/* Reads dir/name; NULL when missing or not exactly size bytes. */
+static void *read_file(const char *name, size_t size)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", VID_DIR, name);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    void *buf = malloc(size ? size : 1);
+    size_t got = buf ? fread(buf, 1, size, f) : 0;
+    int extra = fgetc(f);
+    fclose(f);
+    if (got != size || extra != EOF) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+/* The expected/ path of an out:TYPE:COUNT>OUT/FILE argument, or NULL. */
+static const char *out_file(const char *arg)
+{
+    const char *p = strstr(arg, ">OUT/");
+    return strncmp(arg, "out:", 4) == 0 && p ? p + 5 : NULL;
+}
+
+static bool row_recorded(const struct vid_row *r)
+{
+    bool any = false;
+    for (int i = 0; i < r->nargs; i++) {
+        const char *f = out_file(r->args[i]);
+        if (!f)
+            continue;
+        char path[512];
+        snprintf(path, sizeof path, "%s/expected/%s", VID_DIR, f);
+        FILE *fp = fopen(path, "rb");
+        if (!fp)
+            return false;
+        fclose(fp);
+        any = true;
+    }
+    return any;
+}
+
+/* Runs one kernel of runs.txt and compares every output with expected/ bit for bit. */
+START_TEST(test_edge_kernel)
+{
+    ck_assert_msg(_i < nrows, "no row %d in runs.txt", _i);
+    const struct vid_row *r = &rows[_i];
+    ck_assert_msg(r->kernel[0] && r->ptx[0] && r->grid && r->block, "runs.txt row %s does not parse", r->name);
+    if (!row_recorded(r))
+        return;   /* not recorded on a GPU yet */
+
+    struct loom_device *dev;
+    ck_assert_int_eq(loom_device_create(NULL, &dev), LOOM_OK);
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", VID_DIR, r->ptx);
+    struct loom_module *mod;
+    enum loom_status st = loom_module_load_file(dev, path, &mod);
+    ck_assert_msg(st == LOOM_OK, "%s: %.900s", r->name, loom_device_error(dev));
+    struct loom_kernel *k;
+    ck_assert_int_eq(loom_module_get_kernel(mod, r->kernel, &k), LOOM_OK);
+
+    uint64_t addr[MAX_ARGS] = { 0 }, scalar[MAX_ARGS] = { 0 };
+    size_t bytes[MAX_ARGS] = { 0 };
+    void *params[MAX_ARGS];
+    for (int i = 0; i < r->nargs; i++) {
+        const char *a = r->args[i];
+        bool in = strncmp(a, "in:", 3) == 0, out = strncmp(a, "out:", 4) == 0;
+        if (!in && !out) {                      /* scalar TYPE:VALUE */
+            const char *v = strchr(a, ':');
+            ck_assert_msg(v != NULL, "%s: bad argument %s", r->name, a);
+            scalar[i] = strtoull(v + 1, NULL, 0);
+            params[i] = &scalar[i];
+            continue;
+        }
+        const char *t = a + (in ? 3 : 4);
+        size_t count = strtoull(strchr(t, ':') + 1, NULL, 0);
+        bytes[i] = count * type_size(t);
+        ck_assert_int_eq(loom_malloc(dev, bytes[i], &addr[i]), LOOM_OK);
+        if (in) {
+            const char *at = strstr(a, "=@");
+            ck_assert_msg(at != NULL, "%s: input %s is not =@FILE", r->name, a);
+            void *data = read_file(at + 2, bytes[i]);
+            ck_assert_msg(data != NULL, "%s: input %s missing or of the wrong size", r->name, at + 2);
+            ck_assert_int_eq(loom_memcpy(dev, (void *)(uintptr_t)addr[i], data, bytes[i]), LOOM_OK);
+            free(data);
+        } else {
+            ck_assert_int_eq(loom_memset(dev, addr[i], 0, bytes[i]), LOOM_OK);
+        }
+        params[i] = &addr[i];
+    }
+    struct loom_launch_config cfg = { .grid = { r->grid, 1, 1 }, .block = { r->block, 1, 1 } };
+    st = loom_launch(dev, k, &cfg, params);
+    if (st == LOOM_OK)
+        st = loom_synchronize(dev);
+    ck_assert_msg(st == LOOM_OK, "%s: %.900s", r->name, loom_device_error(dev));
+
+    for (int i = 0; i < r->nargs; i++) {
+        const char *f = out_file(r->args[i]);
+        if (!f)
+            continue;
+        char ename[256];
+        snprintf(ename, sizeof ename, "expected/%s", f);
+        uint8_t *want = read_file(ename, bytes[i]), *got = malloc(bytes[i]);
+        ck_assert_msg(want != NULL, "%s: %s missing or of the wrong size", r->name, ename);
+        ck_assert_ptr_nonnull(got);
+        ck_assert_int_eq(loom_memcpy(dev, got, (void *)(uintptr_t)addr[i], bytes[i]), LOOM_OK);
+        size_t es = type_size(r->args[i] + 4);
+        for (size_t e = 0; e < bytes[i]; e += es) {
+            if (memcmp(want + e, got + e, es) != 0) {
+                uint64_t wv = 0, gv = 0;
+                memcpy(&wv, want + e, es);
+                memcpy(&gv, got + e, es);
+                ck_abort_msg("%s: %s element %zu: got 0x%llx, the H100 gave 0x%llx", r->name, f, e / es,
+                             (unsigned long long)gv, (unsigned long long)wv);
+            }
+        }
+        free(want);
+        free(got);
+    }
+    loom_device_destroy(dev);
+}
+END_TEST
+
+/* The suite must not pass vacuously: some rows have recorded outputs. */
+START_TEST(test_some_recorded)
+{
+    int n = 0;
+    for (int i = 0; i < nrows; i++)
+        n += row_recorded(&rows[i]);
+    ck_assert_msg(nrows > 0, "tests/edge/video/runs.txt has no rows");
+    ck_assert_msg(n > 0, "no kernel of tests/edge/video has recorded GPU outputs");
+}
+END_TEST
+
+/* Loads PTX text with one instruction under test and returns the status. */
+static enum loom_status load_one(struct loom_device *dev, const char *body)
+{
+    char text[2048];
+    snprintf(text, sizeof text,
+             ".version 8.2\n.target sm_90\n.address_size 64\n"
+             ".visible .entry k(.param .u64 p)\n{\n.reg .b32 %%r<8>;\n.reg .pred %%p<4>;\n"
+             "mov.u32 %%r1, %%tid.x;\n%s\nret;\n}\n", body);
+    struct loom_module *mod;
+    return loom_module_load_text(dev, text, strlen(text), "one.ptx", &mod);
+}
+
+/* Forms the ISA does not define, or that Loom cannot finish, are refused at load time by name. */
+START_TEST(test_refused_by_name)
+{
+    static const struct { const char *body, *name; } cases[] = {
+        { "vadd4.u32.u32.u32.sat.add %r2, %r1, %r1, %r1;", "vadd4" },          /* .sat with .add */
+        { "vmin2.s32.s32.s32.min %r2, %r1, %r1, %r1;", "vmin2" },              /* SIMD takes only .add */
+        { "vsub2.u32.u32.u32 %r2, %r1.h1, %r1, %r1;", "vsub2" },               /* single-digit source selector */
+        { "vmax4.u32.u32.u32 %r2.h0, %r1, %r1, %r1;", "vmax4" },               /* a vop2 mask on vop4 */
+        { "vadd.u32.u32.u32.add %r2.b0, %r1, %r1, %r1;", "vadd" },             /* merge and secondary op */
+        { "vadd.u32.u32.u32 %r2.b0, %r1, %r1;", "vadd" },                      /* merge without c */
+        { "vset.u32.u32.lt.sat %r2, %r1, %r1;", "vset" },                      /* vset has no .sat */
+        { "vshl.u32.u32.u32 %r2, %r1, %r1;", "vshl" },                         /* .clamp or .wrap required */
+        { "vshr.u32.u32.s32.wrap %r2, %r1, %r1;", "vshr" },                    /* shift amount is .u32 */
+        { "vmad.u32.u32.u32.shr7.shr15 %r2, %r1, %r1, %r1;", "vmad" },
+        { "vabsdiff.f32.u32.u32 %r2, %r1, %r1;", "vabsdiff" },
+        { "vset4.u32.u32.add %r2, %r1, %r1, %r1;", "vset4" },                  /* no comparison */
+    };
+    struct loom_device *dev;
+    ck_assert_int_eq(loom_device_create(NULL, &dev), LOOM_OK);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        enum loom_status st = load_one(dev, cases[i].body);
+        ck_assert_msg(st == LOOM_ERR_UNSUPPORTED || st == LOOM_ERR_PARSE, "'%s' loaded (%d)", cases[i].body, st);
+        ck_assert_msg(strstr(loom_device_error(dev), cases[i].name) != NULL, "'%s': report does not name it: %.500s",
+                      cases[i].body, loom_device_error(dev));
+    }
+    loom_device_destroy(dev);
+}
+END_TEST
+
+/* Runs `ptx`'s kernel g(out) on 64 threads and reads back one u32 per thread. */
+static void run_small(const char *ptx, uint32_t got[64])
+{
+    struct loom_device *dev;
+    struct loom_module *mod;
+    struct loom_kernel *k;
+    uint64_t out;
+    ck_assert_int_eq(loom_device_create(NULL, &dev), LOOM_OK);
+    ck_assert_msg(loom_module_load_text(dev, ptx, strlen(ptx), "g.ptx", &mod) == LOOM_OK, "%.900s",
+                  loom_device_error(dev));
+    ck_assert_int_eq(loom_module_get_kernel(mod, "g", &k), LOOM_OK);
+    ck_assert_int_eq(loom_malloc(dev, 64 * sizeof(uint32_t), &out), LOOM_OK);
+    void *params[] = { &out };
+    struct loom_launch_config cfg = { .grid = { 1, 1, 1 }, .block = { 64, 1, 1 } };
+    ck_assert_msg(loom_launch(dev, k, &cfg, params) == LOOM_OK && loom_synchronize(dev) == LOOM_OK, "%.900s",
+                  loom_device_error(dev));
+    ck_assert_int_eq(loom_memcpy(dev, got, (void *)(uintptr_t)out, 64 * sizeof(uint32_t)), LOOM_OK);
+    loom_device_destroy(dev);
+}
+
+#define SMALL_HEAD \
+    ".version 8.0\n.target sm_90\n.address_size 64\n" \
+    ".visible .entry g(.param .u64 out)\n{\n" \
+    ".reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n.reg .pred %p<2>;\n" \
+    "mov.u32 %r1, %tid.x;\n"
+#define SMALL_TAIL \
+    "ld.param.u64 %rd1, [out];\n" \
+    "mul.wide.u32 %rd2, %r1, 4;\n" \
+    "add.s64 %rd3, %rd1, %rd2;\n" \
+    "st.global.u32 [%rd3], %r3;\n" \
+    "ret;\n}\n"
+
+/* A guarded SIMD instruction leaves guard-false lanes untouched; the others get
+ * the sum of absolute byte differences plus c (what __vsadu4 compiles to). */
+START_TEST(test_guarded_sad)
+{
+    static const char ptx[] = SMALL_HEAD
+        "and.b32 %r2, %r1, 1;\n"
+        "setp.eq.u32 %p1, %r2, 0;\n"
+        "mov.u32 %r3, 77;\n"
+        "mul.lo.u32 %r4, %r1, 0x01010101;\n"
+        "@%p1 vabsdiff4.u32.u32.u32.add %r3, %r4, 0x0A00FF05, 1000;\n"
+        SMALL_TAIL;
+    uint32_t got[64];
+    run_small(ptx, got);
+    for (uint32_t t = 0; t < 64; t++) {
+        int bytes[4] = { 0x05, 0xFF, 0x00, 0x0A }, sum = 0;
+        for (int e = 0; e < 4; e++)
+            sum += abs((int)t - bytes[e]);
+        uint32_t want = (t & 1) ? 77u : 1000u + (uint32_t)sum;
+        ck_assert_msg(got[t] == want, "thread %u: got %u, want %u", t, got[t], want);
+    }
+}
+END_TEST
+
+/* Byte and half-word selectors and the merge into c: vmax.s32 of byte 1 (signed) of
+ * a and half-word 0 of b, merged into byte 2 of c with .sat (clamped to s8). */
+START_TEST(test_selectors_merge)
+{
+    static const char ptx[] = SMALL_HEAD
+        "shl.b32 %r4, %r1, 10;\n"                 /* byte 1 = 4 * tid */
+        "sub.u32 %r5, 60, %r1;\n"                 /* half-word 0 = 60 - tid (negative from 61 on) */
+        "vmax.s32.s32.s32.sat %r3.b2, %r4.b1, %r5.h0, 0x11223344;\n"
+        SMALL_TAIL;
+    uint32_t got[64];
+    run_small(ptx, got);
+    for (uint32_t t = 0; t < 64; t++) {
+        int32_t a = (int8_t)(uint8_t)(4 * t), b = (int16_t)(uint16_t)(60 - t), m = a > b ? a : b;
+        /* With a merge field, an H100 saturates negative values to the field's maximum too. */
+        uint32_t field = m < 0 || m > 127 ? 0x7Fu : (uint32_t)m;
+        uint32_t want = (0x11223344u & ~0x00FF0000u) | field << 16;
+        ck_assert_msg(got[t] == want, "thread %u: got 0x%08x, want 0x%08x", t, got[t], want);
+    }
+}
+END_TEST
+
+Suite *emu_video_suite(void)
+{
+    Suite *s = suite_create("emu_video");
+    load_rows();
+    TCase *tc = tcase_create("edge");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_some_recorded);
+    tcase_add_loop_test(tc, test_edge_kernel, 0, nrows > 0 ? nrows : 1);
+    suite_add_tcase(s, tc);
+    TCase *sel = tcase_create("selection");
+    tcase_add_test(sel, test_refused_by_name);
+    tcase_add_test(sel, test_guarded_sad);
+    tcase_add_test(sel, test_selectors_merge);
+    suite_add_tcase(s, sel);
+    return s;
+}
