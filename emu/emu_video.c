@@ -42,7 +42,9 @@ static inline int64_t vid_part(uint32_t x, uint32_t sh, uint32_t al, uint32_t sg
  * video edge kernels, tests/edge/video), and the parameters reproduce it:
  *  - .sat of vadd vsub vabsdiff vmin vmax: to the s32 range for a .s32 dtype;
  *    for .u32, negative results become 0 but results above 2^32-1 wrap
- *    (vadd.u32.u32.u32.sat 0xffffffff, 1 gives 0). With a merge selector the
+ *    (vadd.u32.u32.u32.sat 0xffffffff, 1 gives 0; taken to hold for vsub and
+ *    vabsdiff with a .s32 source too, which the kernels do not push past
+ *    2^32-1). With a merge selector the
  *    clamp is to the field's range, but a negative result also becomes the
  *    field's maximum (0x7f for .s32 and a byte).
  *  - .sat of vshl/vshr: the result truncated to .s34, then clamped to the
