@@ -172,8 +172,9 @@ static int h_vmad(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
  * N elements of W bits per source (the default selectors: a's and b's own
  * elements in order), each extended as its type says; OP gives t[e], clamped to
  * the element range of dtype with .sat. The merge form writes t[e]'s low W bits
- * for elements in the mask and c's element elsewhere; the accumulate form (.add)
- * adds the masked t[e] to c as 32-bit integers. */
+ * for elements in the mask and c's element elsewhere (vset4 too, whose ISA text
+ * says b's; an H100 takes c's); the accumulate form (.add) adds the masked t[e]
+ * to c as 32-bit integers. These follow the ISA's pseudocode, as an H100 does. */
 #define S_AVRG(a, b) ((a) + (b) >= 0 ? ((a) + (b) + 1) >> 1 : ((a) + (b)) >> 1)
 #define S_ABSDIFF(a, b) ((a) > (b) ? (a) - (b) : (b) - (a))
 #define S_EQ(a, b) ((int32_t)((a) == (b)))
