@@ -114,6 +114,9 @@ const char *rt_error_name(cudaError_t e);
  * entry points). Returns cudaErrorInvalidResourceHandle for a foreign pointer. */
 cudaError_t rt_stream_resolve(cudaStream_t s, bool per_thread, struct loom_stream **out_ls);
 
+/* Host work on a stream (NULL: the legacy default stream). */
+enum loom_status rt_add_host_func(struct loom_stream *ls, void (*fn)(void *), void *data);
+
 /* Registry lookups. */
 struct CUkern_st *rt_function_find(const void *host_fun_or_handle);
 struct rt_var *rt_var_find(const void *host_var);

@@ -275,7 +275,7 @@ cudaError_t rt_memory_free_deferred(void *ptr, struct loom_stream *ls)
     d->next = deferred;
     deferred = d;
     pthread_mutex_unlock(&mem_lock);
-    enum loom_status s = loom_stream_add_host_func(ls, mark_due, d);
+    enum loom_status s = rt_add_host_func(ls, mark_due, d);
     if (s != LOOM_OK) {     /* could not enqueue: free once the device is idle */
         loom_synchronize(rt.dev);
         mark_due(d);

@@ -302,14 +302,15 @@ static void stats_one(const struct loom_kernel_stats *s, void *data)
     FILE *out = data;
     double eff = s->warp_instructions ? 100.0 * (double)s->thread_instructions / (32.0 * (double)s->warp_instructions)
                                       : 0.0;
-    fprintf(out, "loom: %-40s %8llu %10.3f %14llu %7.1f%% %10llu %10llu\n", s->kernel,
-            (unsigned long long)s->launches, s->seconds * 1e3, (unsigned long long)s->warp_instructions, eff,
-            (unsigned long long)s->divergent_branches, (unsigned long long)s->barrier_waits);
+    fprintf(out, "loom: %-32s %8llu %10.3f %10llu %14llu %7.1f%% %10llu %10llu %8llu %8.0f%%\n", s->kernel,
+            (unsigned long long)s->launches, s->seconds * 1e3, (unsigned long long)s->ctas,
+            (unsigned long long)s->warp_instructions, eff, (unsigned long long)s->divergent_branches,
+            (unsigned long long)s->barrier_waits, (unsigned long long)s->parks, 100.0 * s->occupancy);
 }
 
 void rt_stats_print(void)
 {
-    fprintf(stderr, "loom: %-40s %8s %10s %14s %8s %10s %10s\n", "kernel", "launches", "ms", "warp instrs",
-            "SIMD eff", "divergent", "bar waits");
+    fprintf(stderr, "loom: %-32s %8s %10s %10s %14s %8s %10s %10s %8s %9s\n", "kernel", "launches", "ms", "CTAs",
+            "warp instrs", "SIMD eff", "divergent", "bar waits", "parks", "occupancy");
     loom_stats_foreach(rt.dev, stats_one, stderr);
 }

@@ -5,6 +5,11 @@
 
 #include "runtime/rt_internal.h"
 
+static void destroy_event(void *p)
+{
+    loom_event_destroy(p);
+}
+
 /* The per-thread default stream of each host thread, created on first use and
  * destroyed when the thread exits. */
 static _Thread_local struct CUstream_st *thread_stream;
@@ -43,6 +48,31 @@ static cudaError_t per_thread_stream(struct loom_stream **out_ls)
     }
     *out_ls = thread_stream->ls;
     return cudaSuccess;
+}
+
+enum loom_status rt_add_host_func(struct loom_stream *ls, void (*fn)(void *), void *data)
+{
+    return ls ? loom_stream_add_host_func(ls, fn, data) : loom_device_add_host_func(rt.dev, fn, data);
+}
+
+/* Whether all work of a stream is done; the legacy default stream is asked
+ * through an event recorded on it. */
+static enum loom_status query(struct loom_stream *ls)
+{
+    if (ls)
+        return loom_stream_query(ls);
+    struct loom_event *ev;
+    enum loom_status s = loom_event_create(rt.dev, cudaEventDisableTiming, &ev);
+    if (s != LOOM_OK)
+        return s;
+    s = loom_event_record(ev, NULL);
+    if (s == LOOM_OK)
+        s = loom_event_query(ev);
+    if (s == LOOM_OK)
+        loom_event_destroy(ev);
+    else
+        loom_device_add_host_func(rt.dev, destroy_event, ev);  /* once the stream has passed it */
+    return s;
 }
 
 cudaError_t rt_stream_resolve(cudaStream_t s, bool per_thread, struct loom_stream **out_ls)
@@ -150,7 +180,7 @@ static cudaError_t stream_query(cudaStream_t stream, bool per_thread)
     if (e == cudaSuccess)
         e = rt_stream_resolve(stream, per_thread, &ls);
     if (e == cudaSuccess)
-        e = rt_check(loom_stream_query(ls));
+        e = rt_check(query(ls));
     /* cudaErrorNotReady is an answer, not an error: it does not become the last error */
     if (e == cudaErrorNotReady) {
         rt_log("cudaStreamQuery(%p) = cudaErrorNotReady", (void *)stream);
@@ -317,7 +347,7 @@ static cudaError_t add_callback(cudaStream_t stream, cudaStreamCallback_t callba
             e = cudaErrorMemoryAllocation;
         } else {
             *c = (struct callback){ callback, stream, userData };
-            e = rt_check(loom_stream_add_host_func(ls, callback_trampoline, c));
+            e = rt_check(rt_add_host_func(ls, callback_trampoline, c));
             if (e != cudaSuccess)
                 free(c);
         }
@@ -346,7 +376,7 @@ static cudaError_t launch_host_func(cudaStream_t stream, cudaHostFn_t fn, void *
     if (e == cudaSuccess)
         e = rt_stream_resolve(stream, per_thread, &ls);
     if (e == cudaSuccess)
-        e = rt_check(loom_stream_add_host_func(ls, fn, userData));
+        e = rt_check(rt_add_host_func(ls, fn, userData));
     return rt_return(e, "cudaLaunchHostFunc(%p)", (void *)stream);
 }
 

@@ -2,7 +2,7 @@
 # abi-check.sh -- `make check` test: compiles tests/cuda/abi against NVIDIA's headers and
 # runtime/rt_cuda.h and compares sizes, offsets, constants and prototypes (exit 77 without CUDA).
 set -u
-srcdir=${srcdir:-$(dirname "$0")/../..}
+srcdir=${top_srcdir:-${srcdir:-$(dirname "$0")/../..}}
 if [ -z "${NVCC:-}" ]; then
     NVCC=$(command -v nvcc 2>/dev/null || true)
     [ -n "$NVCC" ] || [ ! -x /usr/local/cuda/bin/nvcc ] || NVCC=/usr/local/cuda/bin/nvcc

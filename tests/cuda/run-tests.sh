@@ -8,10 +8,10 @@
 # Exits 77 (skipped) when nvcc is not installed.
 set -u
 
-srcdir=${srcdir:-$(dirname "$0")/../..}
-here=$srcdir/tests/cuda
-builddir=$(pwd)
-loom=$builddir/loom
+top_srcdir=${top_srcdir:-${srcdir:-$(dirname "$0")/../..}}
+here=$top_srcdir/tests/cuda
+builddir=${top_builddir:-$(pwd)}
+loom=${LOOM:-$builddir/loom}
 bin=$builddir/tests/cuda/bin
 if [ -z "${NVCC:-}" ]; then
     NVCC=$(command -v nvcc 2>/dev/null || true)
