@@ -36,7 +36,7 @@ EXTRA_DIST += tests/corpus
 # built with nvcc --cudart shared run under loom exec (both skip without nvcc)
 TESTS += tests/cuda/abi-check.sh tests/cuda/run-tests.sh
 EXTRA_DIST += tests/cuda/abi-check.sh tests/cuda/run-tests.sh tests/cuda/build.sh tests/cuda/record-gpu.sh \
-	tests/cuda/XFAIL tests/cuda/abi tests/cuda/src tests/cuda/expected
+	tests/cuda/XFAIL tests/cuda/api-usage.txt tests/cuda/abi tests/cuda/src tests/cuda/expected
 CLEANFILES += tests/cuda/bin/*/*
 # emu/emu_float.c, emu_half.c, emu_cvt.c: floating point against H100 recordings
 tests_unit_check_loom_SOURCES += tests/unit/check_emu_float.c
