@@ -623,6 +623,8 @@ def make_inputs():
     put_input("tiny16_a", "u16", ha)
     put_input("tiny16_b", "u16", hb)
     put_input("tiny16_c", "u16", hc)
+    # per-thread guard bits for the predicated (masked) kernel: irregular, about half set
+    put_input("mask_sel", "u32", [(i * 2654435761 >> 7) & 1 if i % 7 else 1 for i in range(4096)])
     put_input("f8x2", "u16", [(v & 0xFF) << 8 | (v >> 8) if i >= 256 else v << 8 | (255 - v) for i, v in enumerate(f8)])
 
 
@@ -792,6 +794,18 @@ def make_kernels():
         ("s8.s32.b32", "mov.b32 %k32, {a}; cvt.s8.s32 {d}, %k32;", "b32"),
         ("s16.u32.b32", "mov.b32 %k32, {a}; cvt.s16.u32 {d}, %k32;", "b32"),
         ("sat.s8.s32.b32", "mov.b32 %k32, {a}; cvt.sat.s8.s32 {d}, %k32;", "b32")])
+    # ---- guarded instructions: lanes whose guard is false keep the old value
+    G = "setp.ne.u32 %p, {c}, 0; "
+    kernel("masked", [("f32", "f32_a"), ("f32", "f32_b"), ("u32", "mask_sel")], [
+        ("add.rz", G + "mov.b32 {d}, 0x7F7F7F7F; @%p add.rz.f32 {d}, {a}, {b};", "f32"),
+        ("fma.rn.ftz", G + "mov.b32 {d}, 0x7F7F7F7F; @%p fma.rn.ftz.f32 {d}, {a}, {b}, {a};", "f32"),
+        ("min.NaN", G + "mov.b32 {d}, 0x7F7F7F7F; @%p min.NaN.f32 {d}, {a}, {b};", "f32"),
+        ("sqrt.rp", G + "mov.b32 {d}, 0x7F7F7F7F; @%p sqrt.rp.f32 {d}, {a};", "f32"),
+        ("mul.rm.f64", G + "cvt.f64.f32 {d}, {a}; @%p mul.rm.f64 {d}, {d}, {d};", "f64"),
+        ("add.rn.f64", G + "cvt.f64.f32 {d}, {a}; @%p add.rn.f64 {d}, {d}, {d};", "f64"),
+        ("cvt.rn.f16", G + "mov.b16 {d}, 0x7777; @%p cvt.rn.f16.f32 {d}, {a};", "f16"),
+        ("cvt.rzi.s32", G + "mov.b32 {d}, 0x7F7F7F7F; @%p cvt.rzi.s32.f32 {d}, {a};", "s32"),
+        ("cvt.s64", G + "mov.b64 {d}, 0x7F7F7F7F7F7F7F7F; cvt.rzi.s32.f32 %k32, {a}; @%p cvt.s64.s32 {d}, %k32;", "s64")])
     # ---- conversions
     ints = ["s8", "u8", "s16", "u16", "s32", "u32", "s64", "u64"]
     for ft, src in (("f32", F32U), ("f64", F64U), ("f16", [("f16", "f16_u")]), ("bf16", [("bf16", "bf16_u")])):
