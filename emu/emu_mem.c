@@ -26,7 +26,30 @@ static const char *space_word(enum ptx_space s)
     }
 }
 
-/* Describes addr relative to the nearest allocation, for reports. */
+/* Names an allocation for reports: "variable 'x'" or "allocation #3". */
+static void alloc_name(const struct mem_alloc *a, char *buf, size_t n)
+{
+    if (a->label) snprintf(buf, n, "variable '%.64s' (%" PRIu64 " bytes at 0x%" PRIx64 ")", a->label, a->size, a->base);
+    else snprintf(buf, n, "allocation #%u (%" PRIu64 " bytes at 0x%" PRIx64 ")", a->id, a->size, a->base);
+}
+
+/* Where an access of `size` bytes at offset `off` of a region of `region` bytes
+ * falls outside it, as compute-sanitizer words it: "is N bytes past the end
+ * of R: offset K" (off may be negative). */
+static void describe_outside(int64_t off, unsigned size, uint64_t region, const char *name, char *buf, size_t n)
+{
+    if (off < 0)
+        snprintf(buf, n, "the access is %" PRIu64 " bytes before the start of %s: offset %" PRId64,
+                 (uint64_t)-off, name, off);
+    else if ((uint64_t)off >= region)
+        snprintf(buf, n, "the access is %" PRIu64 " bytes past the end of %s: offset %" PRId64,
+                 (uint64_t)off - region, name, off);
+    else
+        snprintf(buf, n, "the access runs %" PRIu64 " bytes past the end of %s: offset %" PRId64,
+                 (uint64_t)off + size - region, name, off);
+}
+
+/* Describes a global address relative to the nearest allocation, for reports. */
 static void describe_global(struct emu_warp *w, uint64_t addr, unsigned size, char *buf, size_t n,
                             int *out_status, const char **out_kind)
 {
@@ -36,30 +59,53 @@ static void describe_global(struct emu_warp *w, uint64_t addr, unsigned size, ch
     *out_kind = "out-of-bounds";
     if (addr < 4096) {
         *out_kind = "null-pointer";
-        snprintf(buf, n, "address 0x%" PRIx64 " is a null pointer (plus %" PRIu64 ")", addr, addr);
+        snprintf(buf, n, "the address is a null pointer plus %" PRIu64 " bytes", addr);
         return;
     }
     if (!mem_nearest(w->cta->launch->mem, addr, &a, &freed)) {
-        snprintf(buf, n, "address 0x%" PRIx64 " is not in any allocation (none exist)", addr);
+        snprintf(buf, n, "the address is not near any allocation (none exist)");
         return;
     }
-    const char *label = a.label ? a.label : "";
-    char name[96];
-    if (a.label) snprintf(name, sizeof name, "variable '%s'", label);
-    else snprintf(name, sizeof name, "allocation #%u", a.id);
+    char name[160];
+    alloc_name(&a, name, sizeof name);
     if (freed) {
         *out_kind = "use-after-free";
-        snprintf(buf, n, "address 0x%" PRIx64 " is %" PRIu64 " bytes inside %s of %" PRIu64
-                 " bytes at 0x%" PRIx64 ", which was freed", addr, addr - a.base, name, a.size, a.base);
-    } else if (addr >= a.base + a.size) {
-        snprintf(buf, n, "address 0x%" PRIx64 " is %" PRIu64 " bytes past the end of %s of %" PRIu64
-                 " bytes at 0x%" PRIx64, addr, addr - (a.base + a.size), name, a.size, a.base);
-    } else if (addr < a.base) {
-        snprintf(buf, n, "address 0x%" PRIx64 " is %" PRIu64 " bytes before %s of %" PRIu64 " bytes at 0x%" PRIx64,
-                 addr, a.base - addr, name, a.size, a.base);
-    } else {   /* starts inside but runs past the end */
-        snprintf(buf, n, "the %u-byte access at 0x%" PRIx64 " (offset %" PRIu64 ") runs past the end of %s of %"
-                 PRIu64 " bytes at 0x%" PRIx64, size, addr, addr - a.base, name, a.size, a.base);
+        snprintf(buf, n, "the access is inside %s, which was freed: offset %" PRId64, name, (int64_t)(addr - a.base));
+        return;
+    }
+    describe_outside((int64_t)(addr - a.base), size, a.size, name, buf, n);
+}
+
+/* Where an address lies, for reports of accesses that are inside their space but
+ * wrong otherwise (misaligned, read-only). */
+static void describe_inside(struct emu_warp *w, enum ptx_space space, uint64_t addr, char *buf, size_t n)
+{
+    char name[160];
+    const struct mem_alloc *a;
+    switch (space) {
+    case PTX_SPACE_SHARED: case PTX_SPACE_SHARED_CLUSTER:
+        snprintf(buf, n, "offset %" PRIu64 " of the block's shared memory (%" PRIu64 " bytes)", addr,
+                 w->cta->shared_size);
+        return;
+    case PTX_SPACE_LOCAL:
+        snprintf(buf, n, "offset %" PRIu64 " of the thread's local memory (%" PRIu64 " bytes)",
+                 addr >= w->local_stride ? (addr - (uint64_t)(uintptr_t)w->local) % w->local_stride : addr,
+                 w->local_stride);
+        return;
+    case PTX_SPACE_PARAM:
+        snprintf(buf, n, "offset %" PRIu64 " of the kernel's parameters (%" PRIu64 " bytes)",
+                 addr >= w->cta->launch->params_size ? addr - (uint64_t)(uintptr_t)w->cta->launch->params : addr,
+                 w->cta->launch->params_size);
+        return;
+    default:
+        if ((a = mem_find(w->cta->launch->mem, addr, 1))) {
+            alloc_name(a, name, sizeof name);
+            snprintf(buf, n, "offset %" PRIu64 " of %s", addr - a->base, name);
+        } else {
+            int status; const char *kind;
+            describe_global(w, addr, 1, buf, n, &status, &kind);
+        }
+        return;
     }
 }
 
@@ -89,22 +135,22 @@ void *emu_mem_ptr(struct emu_warp *w, const struct emu_inst *in, unsigned l, enu
 {
     const struct emu_launch *L = w->cta->launch;
     bool generic = space == PTX_SPACE_NONE || space == PTX_SPACE_GENERIC;
-    char detail[300];
+    char detail[300], where[200];
+    uint64_t local_off = addr;
     if (generic) {
         space = classify(w, addr);
         /* Translate the generic window back to the space's own address. */
         if (space == PTX_SPACE_SHARED) addr -= (uint64_t)(uintptr_t)w->cta->shared;
         else if (space == PTX_SPACE_LOCAL) {
             uint64_t off = addr - (uint64_t)(uintptr_t)w->local;
-            if (size && (off % w->local_stride) + size > w->local_stride) goto local_oob;
+            if (size && (off % w->local_stride) + size > w->local_stride) {
+                local_off = off % w->local_stride;
+                goto local_oob;
+            }
             if (L->check && size && (addr & (size - 1))) goto misaligned;
             return (void *)(uintptr_t)addr;
         } else if (space == PTX_SPACE_PARAM) {
-            if (write) {
-                snprintf(detail, sizeof detail, "kernel parameters are read-only");
-                bad_access(w, in, l, space, addr, size, write, LOOM_ERR_ILLEGAL_ADDRESS, "read-only", detail);
-                return NULL;
-            }
+            if (write) goto param_readonly;
             return (void *)(uintptr_t)addr;
         }
     }
@@ -112,8 +158,8 @@ void *emu_mem_ptr(struct emu_warp *w, const struct emu_inst *in, unsigned l, enu
     switch (space) {
     case PTX_SPACE_SHARED: case PTX_SPACE_SHARED_CLUSTER:
         if (addr + size > w->cta->shared_size || addr + size < addr) {
-            snprintf(detail, sizeof detail, "shared memory of this block is %" PRIu64 " bytes (offset 0x%" PRIx64 ")",
-                     w->cta->shared_size, addr);
+            snprintf(where, sizeof where, "the block's shared memory (%" PRIu64 " bytes)", w->cta->shared_size);
+            describe_outside((int64_t)addr, size, w->cta->shared_size, where, detail, sizeof detail);
             bad_access(w, in, l, PTX_SPACE_SHARED, addr, size, write, LOOM_ERR_ILLEGAL_ADDRESS, "out-of-bounds", detail);
             return NULL;
         }
@@ -122,13 +168,10 @@ void *emu_mem_ptr(struct emu_warp *w, const struct emu_inst *in, unsigned l, enu
         if (addr + size > w->local_stride || addr + size < addr) goto local_oob;
         return w->local + (uint64_t)l * w->local_stride + addr;
     case PTX_SPACE_PARAM:
-        if (write) {
-            snprintf(detail, sizeof detail, "kernel parameters are read-only");
-            bad_access(w, in, l, space, addr, size, write, LOOM_ERR_ILLEGAL_ADDRESS, "read-only", detail);
-            return NULL;
-        }
+        if (write) goto param_readonly;
         if (addr + size > L->params_size) {
-            snprintf(detail, sizeof detail, "the kernel's parameters take %" PRIu64 " bytes", L->params_size);
+            snprintf(where, sizeof where, "the kernel's parameters (%" PRIu64 " bytes)", L->params_size);
+            describe_outside((int64_t)addr, size, L->params_size, where, detail, sizeof detail);
             bad_access(w, in, l, space, addr, size, write, LOOM_ERR_ILLEGAL_ADDRESS, "out-of-bounds", detail);
             return NULL;
         }
@@ -152,16 +195,24 @@ void *emu_mem_ptr(struct emu_warp *w, const struct emu_inst *in, unsigned l, enu
     }
     }
 misaligned:
-    snprintf(detail, sizeof detail, "a %u-byte access must be %u-byte aligned", size, size);
+    describe_inside(w, space, addr, where, sizeof where);
+    snprintf(detail, sizeof detail, "a %u-byte access must be %u-byte aligned; the address is at %s", size, size, where);
     bad_access(w, in, l, space, addr, size, write, LOOM_ERR_MISALIGNED, "misaligned", detail);
     return NULL;
 local_oob:
-    snprintf(detail, sizeof detail, "local memory is %" PRIu64 " bytes per thread", w->local_stride);
+    snprintf(where, sizeof where, "the thread's local memory (%" PRIu64 " bytes)", w->local_stride);
+    describe_outside((int64_t)local_off, size, w->local_stride, where, detail, sizeof detail);
     bad_access(w, in, l, PTX_SPACE_LOCAL, addr, size, write, LOOM_ERR_ILLEGAL_ADDRESS, "out-of-bounds", detail);
     return NULL;
 readonly:
-    snprintf(detail, sizeof detail, "constant memory is read-only in kernels");
+    describe_inside(w, space, addr, where, sizeof where);
+    snprintf(detail, sizeof detail, "constant memory is read-only in kernels; the address is at %s", where);
     bad_access(w, in, l, space, addr, size, write, LOOM_ERR_ILLEGAL_ADDRESS, "read-only", detail);
+    return NULL;
+param_readonly:
+    describe_inside(w, PTX_SPACE_PARAM, addr, where, sizeof where);
+    snprintf(detail, sizeof detail, "kernel parameters are read-only; the address is at %s", where);
+    bad_access(w, in, l, PTX_SPACE_PARAM, addr, size, write, LOOM_ERR_ILLEGAL_ADDRESS, "read-only", detail);
     return NULL;
 }
 

@@ -11,7 +11,7 @@
 static const char *wait_name(enum emu_wait_kind k)
 {
     switch (k) {
-    case EMU_WAIT_BARRIER: return "waits at a barrier";
+    case EMU_WAIT_BARRIER: return "waits at barrier";
     case EMU_WAIT_WARPSYNC: return "waits at a warp sync";
     case EMU_WAIT_POLL: return "polls memory";
     case EMU_WAIT_SLEEP: return "sleeps";
@@ -19,25 +19,65 @@ static const char *wait_name(enum emu_wait_kind k)
     }
 }
 
+static uint32_t warp_pc(const struct emu_warp *w)
+{
+    return w->wait.kind == EMU_WAIT_BARRIER ? w->wait.pc : w->pc;
+}
+
+/* Whether two unfinished warps stand at the same place in the same way. */
+static bool same_state(const struct emu_warp *a, const struct emu_warp *b)
+{
+    return warp_pc(a) == warp_pc(b) && a->active == b->active && a->wait.kind == b->wait.kind &&
+           (a->wait.kind != EMU_WAIT_BARRIER || a->wait.barrier == b->wait.barrier);
+}
+
+/* The CUDA file of a location, without its folders (reports are short). */
+static const char *cu_file(const struct emu_program *p, const struct emu_loc *loc)
+{
+    for (uint32_t i = 0; i < p->ir->nfiles; i++)
+        if (p->ir->files[i].index == loc->cu_file) {
+            const char *path = p->ir->files[i].path, *slash = path ? strrchr(path, '/') : NULL;
+            return slash ? slash + 1 : path ? path : "?";
+        }
+    return "?";
+}
+
+/* One line per run of consecutive warps in the same state:
+ *   warps 2-7: line 35 (spin.cu:7), pc 4, active 0xffffffff, running */
 size_t emu_cta_describe(const struct emu_cta *cta, char *buf, size_t size)
 {
     const struct emu_program *p = cta->launch->prog;
     size_t used = 0;
-    for (uint32_t i = 0; i < cta->nwarps && used + 1 < size; i++) {
+    if (size) buf[0] = 0;
+    for (uint32_t i = 0; i < cta->nwarps && used + 1 < size;) {
         const struct emu_warp *w = &cta->warps[i];
-        if (w->done) continue;
-        uint32_t pc = w->wait.kind == EMU_WAIT_BARRIER ? w->wait.pc : w->pc;
+        if (w->done) { i++; continue; }
+        uint32_t j = i + 1;
+        while (j < cta->nwarps && !cta->warps[j].done && same_state(w, &cta->warps[j])) j++;
+        uint32_t pc = warp_pc(w);
         const struct emu_loc *loc = pc < p->ncode ? &p->locs[pc] : NULL;
-        int n = snprintf(buf + used, size - used, "\n    warp %u: pc %u, line %u, active 0x%08x, %s", w->id, pc,
-                         loc ? loc->ptx_line : 0, w->active, wait_name(w->wait.kind));
+        char who[32], cu[96] = "", wait[48];
+        if (j - i == 1) snprintf(who, sizeof who, "warp %u", i);
+        else snprintf(who, sizeof who, "warps %u-%u", i, j - 1);
+        if (loc && loc->cu_line) snprintf(cu, sizeof cu, " (%s:%u)", cu_file(p, loc), loc->cu_line);
+        if (w->wait.kind == EMU_WAIT_BARRIER) snprintf(wait, sizeof wait, "%s %u", wait_name(w->wait.kind), w->wait.barrier);
+        else snprintf(wait, sizeof wait, "%s", wait_name(w->wait.kind));
+        char line[256];
+        int n = snprintf(line, sizeof line, "\n    %s: line %u%s, pc %u, active 0x%08x, %s", who,
+                         loc ? loc->ptx_line : 0, cu, pc, w->active, wait);
         if (n < 0) break;
-        used += (size_t)n;
-        if (w->wait.kind == EMU_WAIT_BARRIER && used + 1 < size) {
-            n = snprintf(buf + used, size - used, " %u", w->wait.barrier);
-            if (n > 0) used += (size_t)n;
+        if (used + (size_t)n + 1 > size) {   /* no room: say how many are left out */
+            uint32_t rest = 0;
+            for (uint32_t k = i; k < cta->nwarps; k++) rest += !cta->warps[k].done;
+            n = snprintf(line, sizeof line, "\n    ... %u more warp%s", rest, rest == 1 ? "" : "s");
+            if (n > 0 && used + (size_t)n + 1 <= size) { memcpy(buf + used, line, (size_t)n + 1); used += (size_t)n; }
+            break;
         }
+        memcpy(buf + used, line, (size_t)n + 1);
+        used += (size_t)n;
+        i = j;
     }
-    return used < size ? used : size - 1;
+    return used;
 }
 
 void emu_cta_report_hang(struct emu_cta *cta, int status, double seconds)
@@ -45,11 +85,12 @@ void emu_cta_report_hang(struct emu_cta *cta, int status, double seconds)
     struct emu_fault *f = &cta->fault_store;
     memset(f, 0, sizeof *f);
     f->status = status;
-    char warps[360];
-    warps[0] = 0;
-    emu_cta_describe(cta, warps, sizeof warps);
+    const struct emu_launch *L = cta->launch;
     const char *what = status == LOOM_ERR_TIMEOUT ? "ran longer than" : "was interrupted after";
-    snprintf(f->msg, sizeof f->msg, "kernel '%s' %s %.3g s\n  block (%u,%u,%u):%s", cta->launch->entry->ir->name, what,
-             seconds, cta->ctaid[0], cta->ctaid[1], cta->ctaid[2], warps);
+    int head = snprintf(f->msg, sizeof f->msg, "kernel '%s' %s %.3g s; unfinished warps of block (%u,%u,%u), lines of %s:",
+                        L->entry->ir->name, what, seconds, cta->ctaid[0], cta->ctaid[1], cta->ctaid[2],
+                        L->prog->ir->path ? L->prog->ir->path : "<ptx>");
+    if (head > 0 && (size_t)head < sizeof f->msg)
+        emu_cta_describe(cta, f->msg + head, sizeof f->msg - (size_t)head);
     cta->fault = f;
 }
