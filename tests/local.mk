@@ -47,3 +47,7 @@ EXTRA_DIST += tests/sched/run.sh tests/sched/sched.cu tests/sched/sched.ptx test
 # emu/emu_video.c: the video instructions against H100 recordings
 tests_unit_check_loom_SOURCES += tests/unit/check_emu_video.c
 EXTRA_DIST += tests/edge/video
+# tests/faults: the report of every kind of kernel fault through loom run (golden files,
+# host addresses normalised), and CUDA programs checking the error codes under loom exec
+TESTS += tests/faults/run.sh
+EXTRA_DIST += tests/faults

@@ -1,0 +1,62 @@
+#!/bin/sh
+# run.sh -- `make check` test: each kind of kernel fault, run through `loom run`, gives
+# exactly the report in expected/NAME.err and the exit status given here. Host addresses
+# vary run to run, so every hexadecimal number of more than 8 digits reads ADDR; offsets,
+# sizes and lane masks stay exact.   REGEN=1 tests/faults/run.sh  rewrites the golden files.
+# (Use after free needs a cudaFree between launches: cuda/use_after_free.cu covers it.)
+set -u
+top_builddir=$(cd "${top_builddir:-.}" && pwd)
+srcdir=${top_srcdir:-${srcdir:-.}}
+LOOM=${LOOM:-$top_builddir/loom}
+[ -x "$LOOM" ] || { echo "run.sh: $LOOM not built" >&2; exit 99; }
+cd "$srcdir" || exit 99
+here=tests/faults
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/loom-faults.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT INT TERM
+fails=0
+count=0
+
+fail() {
+    echo "FAIL: $*"
+    fails=$((fails + 1))
+}
+
+normalise() {
+    sed -E 's/0x[0-9a-f]{9,}/ADDR/g' "$@"
+}
+
+# fault NAME STATUS PTX ARGS...: `loom run PTX ARGS` exits with STATUS, prints nothing on
+# stdout and, once addresses are normalised, exactly expected/NAME.err on stderr.
+fault() {
+    name=$1 want=$2 ptx=$3
+    shift 3
+    count=$((count + 1))
+    "$LOOM" run "$here/$ptx" "$@" >"$tmp/out" 2>"$tmp/raw"
+    rc=$?
+    normalise "$tmp/raw" >"$tmp/err"
+    if [ "${REGEN:-}" = 1 ]; then
+        cp "$tmp/err" "$here/expected/$name.err"
+    fi
+    [ "$rc" = "$want" ] || fail "$name: exit status $rc, want $want"
+    [ -s "$tmp/out" ] && fail "$name: printed on stdout: $(head -c 200 "$tmp/out")"
+    if ! cmp -s "$tmp/err" "$here/expected/$name.err"; then
+        fail "$name: report differs"
+        diff "$here/expected/$name.err" "$tmp/err" | sed 's/^/    /'
+    fi
+}
+
+O="$tmp/o.bin"
+fault oob_global_read 1 oob_global.ptx --kernel oob_read --grid 2 --block 64 in:s32:128=iota "out:s32:128>$O" s32:1
+fault oob_global_write 1 oob_global.ptx --kernel oob_write --grid 2 --block 64 "out:s32:128>$O" s32:7
+fault oob_shared 1 oob_shared.ptx --grid 1 --block 64 "out:s32:64>$O" s32:64
+fault oob_local 1 oob_local.ptx --grid 1 --block 64 "out:s32:64>$O" s32:100000
+fault misaligned 1 misaligned.ptx --grid 1 --block 64 in:u8:1024=zero "out:s32:64>$O" s32:2
+fault readonly 1 readonly.ptx --grid 1 --block 64 s32:9
+fault null_ptr 1 null_ptr.ptx --grid 1 --block 64 u64:0 s32:9
+fault trap 1 trap.ptx --grid 2 --block 64 "out:s32:128>$O"
+fault assert 1 assert.ptx --grid 2 --block 64 in:s32:128=iota s32:128
+fault deadlock 1 deadlock.ptx --grid 1 --block 64 "out:s32:64>$O"
+fault timeout 1 spin.ptx --kernel spin --grid 1 --block 1024 --timeout 0.2 "out:s32:1024>$O"
+
+echo "$((count - fails)) of $count fault reports as expected"
+[ "$fails" -eq 0 ]
