@@ -201,6 +201,25 @@ static inline uint32_t f32_sqrt(uint32_t a, int rnd, int ftz, int sat)
     return fin32(round32(sqrt((double)fl(a)), rnd, ftz), ftz, sat);
 }
 
+/* fma.rn.f32 is among the most frequent instructions of real PTX. Built for
+ * a baseline x86-64 (no FMA), the exact double path above costs a lot; when
+ * the host has FMA, these variants (compiled for AVX2+FMA, chosen at decode
+ * time) use the hardware: fmaf rounds exactly as the GPU does. .ftz keeps the
+ * exact path, which its tininess test needs. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__FMA__)
+#define FMA_HW 1
+static inline __attribute__((always_inline)) uint32_t f32_fma_hw(uint32_t a, uint32_t b, uint32_t c, int sat)
+{
+    return fin32(emu_b32(__builtin_fmaf(fl(a), fl(b), fl(c))), 0, sat);
+}
+__attribute__((target("avx2,fma"))) H32_3(h_fma_hw, f32_fma_hw(a, b, c, 0))
+__attribute__((target("avx2,fma"))) H32_3(h_fma_hw_sat, f32_fma_hw(a, b, c, 1))
+static bool fma_hw(void)
+{
+    return __builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2");
+}
+#endif
+
 STAMP_RFS(H32_2, f32_add, ARGS2)
 STAMP_RFS(H32_2, f32_sub, ARGS2)
 STAMP_RFS(H32_2, f32_mul, ARGS2)
@@ -711,6 +730,10 @@ static enum emu_sel sel_f32(struct emu_decoder *dc, const struct ptx_instr *pi, 
         /* mad.f32 without rounding: sm_20+ runs it as fma.rn (PTX ISA "mad"). */
         if (r < 0 && pi->op == PTX_OP_FMA)
             return emu_dec_unsupported(dc, "fma.f32 requires a rounding modifier");
+#ifdef FMA_HW
+        if (r <= EMU_RND_N && !ftz && fma_hw())
+            return pick(dc, pi, out, t, 3, sat ? h_fma_hw_sat : h_fma_hw);
+#endif
         return pick(dc, pi, out, t, 3, t_f32_fma[r < 0 ? 0 : r][ftz][sat]);
     case PTX_OP_DIV:
         if (fl_ & PTX_IF_FULL)
