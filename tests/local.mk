@@ -51,3 +51,6 @@ EXTRA_DIST += tests/edge/video
 # host addresses normalised), and CUDA programs checking the error codes under loom exec
 TESTS += tests/faults/run.sh
 EXTRA_DIST += tests/faults
+# The kernel corpus and the examples against H100 recordings; all committed PTX checks clean
+TESTS += tests/run-corpus.sh
+EXTRA_DIST += tests/run-corpus.sh tests/corpus examples
