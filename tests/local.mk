@@ -54,3 +54,5 @@ EXTRA_DIST += tests/faults
 # The kernel corpus and the examples against H100 recordings; all committed PTX checks clean
 TESTS += tests/run-corpus.sh
 EXTRA_DIST += tests/run-corpus.sh tests/corpus examples
+TESTS += tests/faults/cuda/run.sh
+CLEANFILES += tests/faults/cuda/bin/*

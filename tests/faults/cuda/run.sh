@@ -1,0 +1,62 @@
+#!/bin/sh
+# run.sh -- `make check` test: the CUDA programs of tests/faults/cuda, built with nvcc
+# --cudart shared and run under `loom exec`. A program passes when it exits 0 with PASS as
+# its last line of stdout and its stderr (Loom's report), with host addresses and the source
+# folder normalised, equals expected/NAME.err. A line "// ... env: VAR=VALUE" in the source
+# sets the environment of its run.   REGEN=1 tests/faults/cuda/run.sh  rewrites the golden
+# files; run.sh NAME... runs some. Exits 77 (skipped) when nvcc is not installed.
+set -u
+top_builddir=$(cd "${top_builddir:-.}" && pwd)
+srcdir=$(cd "${top_srcdir:-${srcdir:-.}}" && pwd)
+LOOM=${LOOM:-$top_builddir/loom}
+[ -x "$LOOM" ] || { echo "run.sh: $LOOM not built" >&2; exit 99; }
+if [ -z "${NVCC:-}" ]; then
+    NVCC=$(command -v nvcc 2>/dev/null || true)
+    [ -n "$NVCC" ] || [ ! -x /usr/local/cuda/bin/nvcc ] || NVCC=/usr/local/cuda/bin/nvcc
+fi
+[ -n "$NVCC" ] || { echo "run.sh: nvcc not found; CUDA fault programs skipped"; exit 77; }
+here=$srcdir/tests/faults/cuda
+bin=$top_builddir/tests/faults/cuda/bin
+mkdir -p "$bin" || exit 99
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/loom-faults-cuda.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT INT TERM
+fails=0
+count=0
+
+fail() {
+    echo "FAIL: $*"
+    fails=$((fails + 1))
+}
+
+if [ $# -eq 0 ]; then
+    for f in "$here"/*.cu; do
+        set -- "$@" "$(basename "$f" .cu)"
+    done
+fi
+for name in "$@"; do
+    src=$here/$name.cu exe=$bin/$name
+    count=$((count + 1))
+    if [ ! -x "$exe" ] || [ "$src" -nt "$exe" ] || [ "$here/fault_check.h" -nt "$exe" ]; then
+        if ! "$NVCC" --cudart shared -gencode arch=compute_75,code=compute_75 -lineinfo -I"$here" \
+                "$src" -o "$exe" 2>"$tmp/build"; then
+            fail "$name: does not build"
+            cat "$tmp/build"
+            continue
+        fi
+    fi
+    envs=$(sed -n 's/^\/\/.*env: *//p' "$src")
+    env $envs "$LOOM" exec --workers 2 "$exe" >"$tmp/out" 2>"$tmp/raw"
+    rc=$?
+    sed -E -e 's/0x[0-9a-f]{9,}/ADDR/g' -e "s|$srcdir/||g" "$tmp/raw" >"$tmp/err"
+    [ "${REGEN:-}" = 1 ] && cp "$tmp/err" "$here/expected/$name.err"
+    if [ "$rc" != 0 ] || [ "$(tail -n 1 "$tmp/out")" != PASS ]; then
+        fail "$name: exit status $rc"
+        sed 's/^/    /' "$tmp/out"
+    fi
+    if ! cmp -s "$tmp/err" "$here/expected/$name.err"; then
+        fail "$name: stderr differs"
+        diff "$here/expected/$name.err" "$tmp/err" | sed 's/^/    /'
+    fi
+done
+echo "$((count - fails)) of $count CUDA fault programs as expected"
+[ "$fails" -eq 0 ]
