@@ -271,6 +271,7 @@ cudaError_t cudaDeviceReset(void)
     if (e == cudaSuccess) {
         rt_memory_collect();
         e = rt_error_from_status(loom_device_reset(rt.dev));
+        rt_memory_reset();
         rt_registry_reset();
         rt_state_reset_errors();
     }

@@ -135,6 +135,8 @@ cudaError_t rt_launch(const void *func, dim3 grid, dim3 block, void **args, size
 
 /* Frees allocations whose cudaFreeAsync became due (called from API entry points). */
 void rt_memory_collect(void);
+/* Forgets pinned allocations and pending frees (cudaDeviceReset freed them all). */
+void rt_memory_reset(void);
 /* Stream ordered free on the device (cudaFreeAsync). */
 cudaError_t rt_memory_free_deferred(void *ptr, struct loom_stream *ls);
 

@@ -283,6 +283,26 @@ cudaError_t rt_memory_free_deferred(void *ptr, struct loom_stream *ls)
     return cudaSuccess;
 }
 
+void rt_memory_reset(void)
+{
+    pthread_mutex_lock(&mem_lock);
+    struct host_block *b = host_blocks, **pp = &host_blocks;
+    while ((b = *pp)) {
+        if (b->registered) {        /* the program's memory stays registered */
+            pp = &b->next;
+            continue;
+        }
+        *pp = b->next;
+        free(b);
+    }
+    while (deferred) {
+        struct deferred_free *d = deferred;
+        deferred = d->next;
+        free(d);
+    }
+    pthread_mutex_unlock(&mem_lock);
+}
+
 void rt_memory_collect(void)
 {
     pthread_mutex_lock(&mem_lock);
