@@ -54,12 +54,15 @@ static bool ptrmap_get(const struct ptrmap *m, const void *k, uint64_t *out)
 
 static void ptrmap_free(struct ptrmap *m) { free(m->k); free(m->v); memset(m, 0, sizeof *m); }
 
+typedef enum emu_sel (*emu_selector)(struct emu_decoder *, const struct ptx_instr *, struct emu_inst *);
+
 /* Program-wide decoding context beyond struct emu_decoder. */
 struct emu_build {
     struct emu_decoder dc;
     struct ptrmap shared_off;     /* .shared symbol -> CTA offset */
     struct ptrmap frame_off;      /* symbol -> frame offset (current function) */
     struct ptrmap func_index;     /* ptx_func -> index in prog->funcs */
+    const emu_selector *selectors; /* the family selectors of the handler copy in use */
 };
 
 static struct emu_build *build_of(struct emu_decoder *dc) { return (struct emu_build *)dc; }
@@ -529,11 +532,41 @@ static bool emit(struct emu_decoder *dc, const struct emu_inst *in)
     return true;
 }
 
-typedef enum emu_sel (*emu_selector)(struct emu_decoder *, const struct ptx_instr *, struct emu_inst *);
-static const emu_selector selectors[] = {
+static const emu_selector selectors_baseline[] = {
     emu_sel_ctrl, emu_sel_mem, emu_sel_int, emu_sel_bits, emu_sel_cmp, emu_sel_float,
     emu_sel_half, emu_sel_cvt, emu_sel_atom, emu_sel_warp, emu_sel_sreg, emu_sel_video,
 };
+
+#ifdef LOOM_EMU_V3
+/* The x86-64-v3 copy of the family files (emu_variant_v3.h renames them). */
+#define EMU_DECLARE_V3(fam) \
+    enum emu_sel emu_sel_##fam##_v3(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out);
+EMU_DECLARE_V3(ctrl) EMU_DECLARE_V3(mem) EMU_DECLARE_V3(int) EMU_DECLARE_V3(bits) EMU_DECLARE_V3(cmp)
+EMU_DECLARE_V3(float) EMU_DECLARE_V3(half) EMU_DECLARE_V3(cvt) EMU_DECLARE_V3(atom) EMU_DECLARE_V3(warp)
+EMU_DECLARE_V3(video)
+#undef EMU_DECLARE_V3
+static const emu_selector selectors_v3[] = {
+    emu_sel_ctrl_v3, emu_sel_mem_v3, emu_sel_int_v3, emu_sel_bits_v3, emu_sel_cmp_v3, emu_sel_float_v3,
+    emu_sel_half_v3, emu_sel_cvt_v3, emu_sel_atom_v3, emu_sel_warp_v3, emu_sel_sreg, emu_sel_video_v3,
+};
+_Static_assert(sizeof selectors_v3 == sizeof selectors_baseline, "one selector per family in each copy");
+#endif
+#define EMU_NSELECTORS (sizeof selectors_baseline / sizeof selectors_baseline[0])
+
+/* Which copy of the handlers a program gets: the x86-64-v3 one when it was
+ * built and the CPU has AVX2, FMA and BMI2, unless LOOM_SIMD=baseline. Both
+ * give bit-identical results; only speed differs. */
+const char *emu_simd_variant(void)
+{
+#ifdef LOOM_EMU_V3
+    const char *env = getenv("LOOM_SIMD");
+    if (env && strcmp(env, "baseline") == 0) return "baseline";
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("bmi2"))
+        return "x86-64-v3";
+#endif
+    return "baseline";
+}
 
 /* Refusals by family, before selectors see them. */
 static const char *family_refusal(const struct ptx_instr *pi)
@@ -560,7 +593,8 @@ static void decode_instr(struct emu_decoder *dc, uint32_t idx)
 
     struct emu_inst out;
     enum emu_sel r = EMU_SEL_NO;
-    for (size_t s = 0; s < sizeof selectors / sizeof selectors[0] && r == EMU_SEL_NO; s++) {
+    const emu_selector *selectors = build_of(dc)->selectors;
+    for (size_t s = 0; s < EMU_NSELECTORS && r == EMU_SEL_NO; s++) {
         memset(&out, 0, sizeof out);
         out.guard = EMU_NOGUARD; out.e = EMU_NOREG; out.target = out.reconv = UINT32_MAX;
         dc->npre = dc->npost = 0;
@@ -684,6 +718,10 @@ struct emu_program *emu_program_build(const struct ptx_module *m, const struct e
     if (!p || !b || !rows) { free(p); free(b); free(rows); return NULL; }
     struct emu_decoder *dc = &b->dc;
     dc->prog = p; dc->mod = m; dc->syms = syms; dc->diags = diags;
+    b->selectors = selectors_baseline;
+#ifdef LOOM_EMU_V3
+    if (strcmp(emu_simd_variant(), "baseline") != 0) b->selectors = selectors_v3;
+#endif
     dc->sreg_used_all = calloc(EMU_SREG_ROWS + 1, 1);
     p->ir = m;
     p->nfuncs = m->nfuncs;

@@ -73,6 +73,10 @@ struct emu_decoder {
     uint8_t *sreg_used_all;
 };
 
+/* The copy of the instruction handlers that programs built now use:
+ * "x86-64-v3" (AVX2, FMA, BMI2) or "baseline"; LOOM_SIMD=baseline forces the latter. */
+const char *emu_simd_variant(void);
+
 /* Decodes a module. Returns NULL and appends diagnostics when something is unsupported. */
 struct emu_program *emu_program_build(const struct ptx_module *m, const struct emu_symbols *syms,
                                       struct ptx_diags *diags);
