@@ -51,7 +51,7 @@ static int h_brx(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
         masks[n] = w->active & ~m;
         n++;
     }
-    emu_simt_diverge_n(w, targets, masks, n, in->reconv);
+    emu_simt_diverge_n(w, targets, masks, n, in->reconv, true);
     return EMU_CONTINUE;
 }
 
@@ -135,7 +135,7 @@ static int h_call(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
             }
             if (m != w->active) { targets[n] = w->pc; masks[n++] = w->active & ~m; }
             if (n > 1) {
-                emu_simt_diverge_n(w, targets, masks, n, w->pc);
+                emu_simt_diverge_n(w, targets, masks, n, w->pc, false);
                 return EMU_CONTINUE;
             }
         }

@@ -73,6 +73,23 @@ static bool simt_push(struct emu_warp *w, uint32_t pc, uint32_t reconv, emu_mask
     return true;
 }
 
+/* Pushes a divergent path, or merges it into a sibling path that already
+ * waits at the same pc for the same reconvergence point: lanes that reach one
+ * block along different branches (the else of `if (a && b)`) then run it
+ * together, as they would on a GPU, and warp-synchronous instructions there
+ * see all of them. Siblings are the entries above the region's own entry,
+ * which all share its reconvergence pc. */
+static bool simt_push_path(struct emu_warp *w, uint32_t pc, uint32_t reconv, emu_mask mask)
+{
+    for (uint32_t i = w->sp; i-- > 0 && w->stack[i].reconv == reconv;) {
+        if (w->stack[i].pc == pc) {
+            w->stack[i].mask |= mask;
+            return true;
+        }
+    }
+    return simt_push(w, pc, reconv, mask);
+}
+
 /* Makes the top entry current. */
 static void simt_load_top(struct emu_warp *w)
 {
@@ -119,15 +136,23 @@ void emu_simt_diverge(struct emu_warp *w, emu_mask taken, uint32_t target, uint3
         top->pc = reconv;
         top->mask = w->active;
     }
-    if (fall != reconv) simt_push(w, fall, reconv, rest);
-    if (target != reconv) simt_push(w, target, reconv, taken);
+    /* The path with the lower pc runs first (it is pushed last): paths of
+     * structured code then meet at shared blocks before either runs them. */
+    if (target < fall) {
+        if (fall != reconv) simt_push_path(w, fall, reconv, rest);
+        if (target != reconv) simt_push_path(w, target, reconv, taken);
+    } else {
+        if (target != reconv) simt_push_path(w, target, reconv, taken);
+        if (fall != reconv) simt_push_path(w, fall, reconv, rest);
+    }
     w->n_diverge++;
     simt_load_top(w);
 }
 
-/* Multi-way divergence (brx.idx): lanes grouped by target. */
+/* Multi-way divergence: lanes grouped by target (brx.idx), or groups that
+ * re-execute one instruction each (indirect calls; merge = false keeps them apart). */
 void emu_simt_diverge_n(struct emu_warp *w, const uint32_t *targets, const emu_mask *masks, unsigned n,
-                        uint32_t reconv)
+                        uint32_t reconv, bool merge)
 {
     struct emu_simt_entry *top = &w->stack[w->sp - 1];
     if (top->reconv == reconv && w->sp > 1) {
@@ -136,8 +161,17 @@ void emu_simt_diverge_n(struct emu_warp *w, const uint32_t *targets, const emu_m
         top->pc = reconv;
         top->mask = w->active;
     }
-    for (unsigned i = n; i-- > 0;)
-        if (masks[i] && targets[i] != reconv) simt_push(w, targets[i], reconv, masks[i]);
+    /* Highest pc first, so the lowest runs first (see emu_simt_diverge). */
+    bool pushed[EMU_WARP_SIZE + 1] = { false };
+    for (unsigned k = 0; k < n; k++) {
+        unsigned best = n;
+        for (unsigned i = 0; i < n; i++)
+            if (!pushed[i] && (best == n || targets[i] > targets[best])) best = i;
+        pushed[best] = true;
+        if (!masks[best] || targets[best] == reconv) continue;
+        if (merge) simt_push_path(w, targets[best], reconv, masks[best]);
+        else simt_push(w, targets[best], reconv, masks[best]);
+    }
     w->n_diverge++;
     simt_load_top(w);
 }

@@ -56,3 +56,6 @@ TESTS += tests/run-corpus.sh
 EXTRA_DIST += tests/run-corpus.sh tests/corpus examples
 TESTS += tests/faults/cuda/run.sh
 CLEANFILES += tests/faults/cuda/bin/*
+# SIMT reconvergence: paths meeting at shared blocks run warp-synchronous instructions together
+TESTS += tests/simt/run.sh
+EXTRA_DIST += tests/simt
