@@ -258,6 +258,14 @@ static inline void store_elem(void *p, uint64_t v, unsigned size, bool atomic)
     }
 }
 
+/* Lane l's host address on the fast path. Computed as an integer: for global
+ * memory base is NULL and the address is absolute, and pointer arithmetic on
+ * NULL is undefined in C (UBSan's pointer-overflow check stops on it). */
+static inline uint8_t *direct_ptr(uint8_t *base, uint64_t addr, unsigned l, uint64_t lane_stride)
+{
+    return (uint8_t *)((uintptr_t)base + addr + l * lane_stride);
+}
+
 /* Warp-wide translation for the fast path: when every active lane's access
  * lies inside one region that needs no per-lane check (one live global
  * allocation, the CTA's shared window, the thread's local frame area, the
@@ -338,7 +346,7 @@ static int h_ld(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
     if (warp_direct(w, in, m, size * nv, size * nv, false, &base, &stride)) {
         EMU_LANES(l) {
             if (!EMU_ON(m, l)) continue;
-            const uint8_t *p = base + emu_addr(w, in, l) + l * stride;
+            const uint8_t *p = direct_ptr(base, emu_addr(w, in, l), l, stride);
             for (unsigned k = 0; k < nv; k++) vals[k][l] = load_elem(p + k * size, size, sgn, atomic);
         }
     } else {
@@ -370,7 +378,7 @@ static int h_ld_b32(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
     uint64_t stride;
     if (warp_direct(w, in, m, 4, 4, false, &base, &stride)) {
         EMU_LANES(l) {
-            const uint8_t *p = base + emu_addr(w, in, l) + l * stride;
+            const uint8_t *p = direct_ptr(base, emu_addr(w, in, l), l, stride);
             if (EMU_ON(m, l)) memcpy(&tmp[l], p, 4);
         }
     } else {
@@ -419,13 +427,13 @@ static int h_st(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
         const uint32_t *v = w->r32[in->v[0]];
         EMU_LANES(l) {
             if (!EMU_ON(m, l)) continue;
-            memcpy(base + emu_addr(w, in, l) + l * stride, &v[l], size);
+            memcpy(direct_ptr(base, emu_addr(w, in, l), l, stride), &v[l], size);
         }
         return EMU_CONTINUE;
     }
     EMU_LANES(l) {
         if (!EMU_ON(m, l)) continue;
-        uint8_t *p = direct ? base + emu_addr(w, in, l) + l * stride
+        uint8_t *p = direct ? direct_ptr(base, emu_addr(w, in, l), l, stride)
                             : emu_mem_ptr(w, in, l, in->space, emu_addr(w, in, l), size * nv, true);
         if (!p) return EMU_STOP_FAULT;
         for (unsigned k = 0; k < nv; k++) {
