@@ -6,6 +6,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <limits.h>
+#include <link.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -199,6 +200,32 @@ static int prepend_env(const char *name, const char *dir)
     return rc;
 }
 
+/* A sanitizer build of Loom (configure --enable-sanitizers or --enable-tsan)
+ * builds the stand-in libcudart with the sanitizer too. The program that loads
+ * it is not instrumented, so the sanitizer's runtime would arrive as a
+ * dependency of the stand-in, after libc: ASan refuses to start that way, and
+ * TSan would miss the program's locks and allocations. Such a `loom exec`
+ * preloads the runtime it runs on itself, as the sanitizers' documentation
+ * says to do for uninstrumented programs. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define LOOM_SANITIZER_RUNTIME 1
+#if defined(__SANITIZE_ADDRESS__)
+#define SANITIZER_LIB "libasan.so"
+#else
+#define SANITIZER_LIB "libtsan.so"
+#endif
+
+static int find_sanitizer_lib(struct dl_phdr_info *info, size_t size, void *data)
+{
+    const char *slash = strrchr(info->dlpi_name, '/');
+    const char *base = slash ? slash + 1 : info->dlpi_name;
+    if (strncmp(base, SANITIZER_LIB, strlen(SANITIZER_LIB)) != 0)
+        return 0;
+    snprintf(data, PATH_MAX, "%s", info->dlpi_name);
+    return 1;
+}
+#endif
+
 /* Matches --name VALUE and --name=VALUE; returns the value or NULL. */
 static const char *option_value(int argc, char **argv, int *i, const char *name)
 {
@@ -292,6 +319,11 @@ int loom_cmd_exec(int argc, char **argv)
             prepend_env("LD_PRELOAD", pre))
             return 2;
     }
+#ifdef LOOM_SANITIZER_RUNTIME
+    char san[PATH_MAX] = "";
+    if (dl_iterate_phdr(find_sanitizer_lib, san) && prepend_env("LD_PRELOAD", san))
+        return 2;
+#endif
     execvp(prog, argv + i);
     fprintf(stderr, "loom exec: cannot run %s: %s\n", prog, strerror(errno));
     return errno == ENOENT ? 127 : 126;
