@@ -86,5 +86,6 @@ int main()
     }
     printf("checked %d, mismatches %d, collatz(26) steps %d\n", checked, bad, h[25]);
     EXPECT(bad == 0);
+    free(h);
     return finish();
 }

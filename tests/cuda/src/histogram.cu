@@ -43,5 +43,6 @@ int main()
     }
     printf("total %u, bin[0] %u, bin[100] %u, bin[249] %u, wrong bins %d\n", total, got[0], got[100], got[249], bad);
     EXPECT(bad == 0 && total == (unsigned)n);
+    free(h);
     return finish();
 }

@@ -49,5 +49,8 @@ int main()
         }
     printf("%dx%d product, c[0]=%.0f c[last]=%.0f, mismatches %d\n", n, n, c[0], c[n * n - 1], bad);
     EXPECT(bad == 0);
+    free(a);
+    free(b);
+    free(c);
     return finish();
 }

@@ -55,5 +55,6 @@ int main()
     CK(cudaFree(d));
     CK(cudaFree(partial));
     CK(cudaFree(total));
+    free(h);
     return finish();
 }

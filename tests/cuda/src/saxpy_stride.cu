@@ -33,5 +33,8 @@ int main()
     EXPECT(bad == 0);
     CK(cudaFree(x));
     CK(cudaFree(y));
+    free(hx);
+    free(hy);
+    free(out);
     return finish();
 }
