@@ -20,6 +20,7 @@
 
 #define RUN_USAGE_ERROR 2
 #define RUN_KERNEL_ERROR 1
+#define RUN_INTERRUPTED 130         /* 128 + SIGINT, as a shell reports a process Ctrl-C ended */
 #define RUN_USAGE "usage: loom run FILE.ptx [--kernel NAME] --grid X[,Y[,Z]] --block X[,Y[,Z]] [--shared BYTES] [ARG ...]"
 
 /* ---- Value types ------------------------------------------------------------------------ */
@@ -757,6 +758,8 @@ static int run(struct run_opts *o)
     }
     int rc = RUN_USAGE_ERROR;
     struct loom_module *mod = NULL;
+    /* Ctrl-C during the kernel stops it with a report of where every warp is. */
+    loom_device_catch_sigint(dev);
     void **params = NULL;
     FILE *probe = fopen(o->file, "rb");
     if (!probe) {
@@ -837,7 +840,9 @@ static int run(struct run_opts *o)
     fflush(stdout);
     if (st != LOOM_OK) {
         run_error("%s", loom_device_error(dev));
-        rc = st == LOOM_ERR_INVALID_CONFIG || st == LOOM_ERR_INVALID_ARGS ? RUN_USAGE_ERROR : RUN_KERNEL_ERROR;
+        rc = st == LOOM_ERR_INVALID_CONFIG || st == LOOM_ERR_INVALID_ARGS ? RUN_USAGE_ERROR
+             : st == LOOM_ERR_INTERRUPTED                                 ? RUN_INTERRUPTED
+                                                                          : RUN_KERNEL_ERROR;
         goto out;
     }
     if (o->verbose)

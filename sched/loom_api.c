@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <math.h>
 #include <omp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -34,6 +35,7 @@ static const struct { const char *name, *text; } status_table[LOOM_STATUS_COUNT_
     [LOOM_ERR_NOT_READY] = { "LOOM_ERR_NOT_READY", "work not finished" },
     [LOOM_ERR_IO] = { "LOOM_ERR_IO", "file could not be read" },
     [LOOM_ERR_INTERNAL] = { "LOOM_ERR_INTERNAL", "internal error" },
+    [LOOM_ERR_INTERRUPTED] = { "LOOM_ERR_INTERRUPTED", "kernel interrupted" },
 };
 
 const char *loom_status_string(enum loom_status s)
@@ -124,6 +126,44 @@ enum loom_status loom_device_create(const struct loom_device_config *cfg, struct
     return LOOM_OK;
 }
 
+/* ---- Interrupts (Ctrl-C) ---------------------------------------------------------- */
+
+/* The device whose kernels a SIGINT stops: a signal handler can reach nothing else. */
+static struct loom_device *_Atomic sigint_dev;
+
+bool loom_device_interrupt(struct loom_device *dev)
+{
+    if (!dev || !dev->sched) return false;
+    struct sched *s = dev->sched;
+    if (!atomic_load(&s->running)) return false;
+    s->interrupts = s->interrupts + 1;   /* workers compare it with each grid's snapshot */
+    return true;
+}
+
+/* SA_RESETHAND restores the default action as the signal arrives: a second
+ * Ctrl-C terminates the process. Only async-signal-safe calls here. */
+static void on_sigint(int sig)
+{
+    struct loom_device *d = atomic_load(&sigint_dev);
+    if (!d || !loom_device_interrupt(d)) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+    }
+}
+
+enum loom_status loom_device_catch_sigint(struct loom_device *dev)
+{
+    if (!dev) return fail(LOOM_ERR_INVALID_VALUE, "loom_device_catch_sigint: NULL device");
+    atomic_store(&sigint_dev, dev);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sa.sa_flags = SA_RESETHAND | SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SIGINT, &sa, NULL) != 0) return fail(LOOM_ERR_INTERNAL, "sigaction: %s", strerror(errno));
+    return LOOM_OK;
+}
+
 static void free_stats(struct loom_device *dev)
 {
     while (dev->stats) {
@@ -137,6 +177,8 @@ static void free_stats(struct loom_device *dev)
 void loom_device_destroy(struct loom_device *dev)
 {
     if (!dev) return;
+    struct loom_device *held = dev;
+    atomic_compare_exchange_strong(&sigint_dev, &held, NULL);
     sched_destroy(dev->sched);
     while (dev->modules) loom_module_unload(dev->modules);
     emu_host_flush(dev->host);

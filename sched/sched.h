@@ -5,6 +5,7 @@
 
 #include <hwloc.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 
 #include "emu/emu_exec.h"
@@ -49,6 +50,7 @@ struct sched_grid {
     struct sched_grid *next_active;
     double t_start, seconds;
     void (*on_done)(struct sched_grid *g);  /* called under the scheduler lock */
+    sig_atomic_t interrupts_seen;   /* s->interrupts when the grid started */
     _Atomic uint64_t warp_inst, thread_inst, diverge, barrier_waits, parks, ctas_run, max_resident;
 };
 
@@ -73,6 +75,8 @@ struct sched {
     unsigned max_resident_per_worker;
     _Atomic uint64_t resident_now;
     double timeout_s;
+    volatile sig_atomic_t interrupts;  /* loom_device_interrupt() calls: grids started before stop */
+    _Atomic unsigned running;       /* grids started and not finished */
 };
 
 struct loom_stream {

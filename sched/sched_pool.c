@@ -83,6 +83,8 @@ static bool promote_locked(struct sched *s, struct sched_op **out_op)
                 struct sched_grid *g = op->grid;
                 op->state = SCHED_RUNNING;
                 g->t_start = sched_now();
+                g->interrupts_seen = s->interrupts;
+                atomic_fetch_add(&s->running, 1);
                 g->next_active = NULL;
                 struct sched_grid **tail = &s->active;
                 while (*tail) tail = &(*tail)->next_active;
@@ -166,6 +168,7 @@ static void grid_done_locked(struct sched *s, struct sched_grid *g)
     for (struct sched_grid **p = &s->active; *p; p = &(*p)->next_active)
         if (*p == g) { *p = g->next_active; break; }
     g->seconds = sched_now() - g->t_start;
+    atomic_fetch_sub(&s->running, 1);
     if (g->on_done) g->on_done(g);
     op_finish_locked(s, g->op);
 }
@@ -290,6 +293,9 @@ static bool run_residents(struct worker *wk)
         if (atomic_load_explicit(&g->faulted, memory_order_relaxed)) st = EMU_CTA_DONE;
         else if (s->timeout_s > 0 && sched_now() - g->t_start > s->timeout_s) {
             emu_cta_report_hang(r->cta, LOOM_ERR_TIMEOUT, s->timeout_s);
+            st = EMU_CTA_FAULT;
+        } else if (s->interrupts != g->interrupts_seen) {
+            emu_cta_report_hang(r->cta, LOOM_ERR_INTERRUPTED, sched_now() - g->t_start);
             st = EMU_CTA_FAULT;
         } else st = emu_cta_run(r->cta, SCHED_SLICE);
         if (st == EMU_CTA_YIELD) {

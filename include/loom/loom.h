@@ -57,6 +57,7 @@ enum loom_status {
     LOOM_ERR_NOT_READY,          /* asynchronous work still pending (query calls) */
     LOOM_ERR_IO,                 /* a file could not be read */
     LOOM_ERR_INTERNAL,
+    LOOM_ERR_INTERRUPTED,        /* kernel stopped by loom_device_interrupt() (Ctrl-C) */
     LOOM_STATUS_COUNT_
 };
 
@@ -72,6 +73,8 @@ struct loom_device_config {
     bool stats;                  /* collect per-kernel statistics */
     FILE *printf_out;            /* where kernel printf goes; NULL = stdout */
     double timeout_s;            /* stop kernels running longer; 0 = none */
+    bool initcheck;              /* report reads of device memory never written (LOOM_INITCHECK) */
+    bool racecheck;              /* report shared-memory races between threads of a CTA (LOOM_RACECHECK) */
 };
 
 /* Properties of the emulated GPU, as the CUDA runtime reports them. */
@@ -114,6 +117,15 @@ const char *loom_device_error(struct loom_device *dev);
 enum loom_status loom_device_sticky_error(struct loom_device *dev);
 /* Waits for all work, frees every allocation and module, clears the sticky error. */
 enum loom_status loom_device_reset(struct loom_device *dev);
+/* Stops every kernel running on dev now: each ends with LOOM_ERR_INTERRUPTED (sticky)
+ * and a report of where its warps stand. Kernels launched later are not affected.
+ * Async-signal-safe. Returns whether any kernel was running. */
+bool loom_device_interrupt(struct loom_device *dev);
+/* Installs a SIGINT handler for the process: the first Ctrl-C while kernels run on
+ * dev interrupts them (loom_device_interrupt); a Ctrl-C when none runs, or a second
+ * one, terminates the process as usual. One device per process holds it; destroying
+ * the device releases it. */
+enum loom_status loom_device_catch_sigint(struct loom_device *dev);
 
 /* Modules. `name` labels diagnostics (a file name). Diagnostics for a failed
  * load are in loom_device_error(). */

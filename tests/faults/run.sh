@@ -58,5 +58,26 @@ fault assert 1 assert.ptx --grid 2 --block 64 in:s32:128=iota s32:128
 fault deadlock 1 deadlock.ptx --grid 1 --block 64 "out:s32:64>$O"
 fault timeout 1 spin.ptx --kernel spin --grid 1 --block 1024 --timeout 0.2 "out:s32:1024>$O"
 
+# Ctrl-C during a kernel: the report says where every warp is; the exit status is 130.
+# The signal must come while the kernel runs: a run that died before it started (no
+# report) is tried again with a longer delay.
+count=$((count + 1))
+for delay in 0.5 1 2 4; do
+    "$LOOM" run "$here/spin.ptx" --kernel spin --grid 1 --block 256 "out:s32:256>$O" >"$tmp/out" 2>"$tmp/raw" &
+    pid=$!
+    sleep "$delay"
+    kill -INT "$pid"
+    wait "$pid"
+    rc=$?
+    [ -s "$tmp/raw" ] && break
+done
+normalise "$tmp/raw" | sed -E 's/interrupted after [0-9.e+-]+ s/interrupted after N s/' >"$tmp/err"
+[ "${REGEN:-}" = 1 ] && cp "$tmp/err" "$here/expected/interrupt.err"
+[ "$rc" = 130 ] || fail "interrupt: exit status $rc, want 130"
+if ! cmp -s "$tmp/err" "$here/expected/interrupt.err"; then
+    fail "interrupt: report differs"
+    diff "$here/expected/interrupt.err" "$tmp/err" | sed 's/^/    /'
+fi
+
 echo "$((count - fails)) of $count fault reports as expected"
 [ "$fails" -eq 0 ]
