@@ -4,6 +4,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <sys/mman.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +12,10 @@
 
 #define MEM_ALIGN 256
 #define MEM_FREED_RING 256
+/* Allocations this large are mapped: zero pages that cost nothing until a
+ * kernel or copy touches them, as a GPU's untouched memory costs the host nothing. */
+#define MEM_MAP_THRESHOLD (1u << 20)
+#define MEM_MAPPED (1u << 30)     /* internal flag: the block came from mmap */
 
 /* An immutable sorted snapshot of the live allocations. Writers build a new
  * one and publish it; readers load the pointer and binary-search. Old
@@ -62,7 +67,11 @@ static void free_retired(struct mem_space *s)
 
 static void release_block(const struct mem_alloc *a)
 {
-    if (!(a->flags & MEM_HOST))
+    if (a->flags & MEM_HOST)
+        return;
+    if (a->flags & MEM_MAPPED)
+        munmap((void *)(uintptr_t)a->base, (a->size + 4095) & ~(uint64_t)4095);
+    else
         free((void *)(uintptr_t)a->base);
 }
 
@@ -123,12 +132,22 @@ int mem_alloc(struct mem_space *s, uint64_t size, uint32_t flags, const char *la
     uint64_t rounded = (real + MEM_ALIGN - 1) & ~(uint64_t)(MEM_ALIGN - 1);
     if (rounded < real || (s->capacity && s->used + rounded > s->capacity))
         return -1;
-    void *p = aligned_alloc(MEM_ALIGN, rounded);
-    if (!p)
-        return -1;
-    memset(p, 0, rounded);
-    if (insert(s, (uint64_t)(uintptr_t)p, real, flags & ~MEM_HOST, label) != 0) {
-        free(p);
+    void *p;
+    uint32_t kind = 0;
+    if (rounded >= MEM_MAP_THRESHOLD) {
+        p = mmap(NULL, rounded, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (p == MAP_FAILED)
+            return -1;
+        kind = MEM_MAPPED;
+    } else {
+        p = aligned_alloc(MEM_ALIGN, rounded);
+        if (!p)
+            return -1;
+        memset(p, 0, rounded);
+    }
+    struct mem_alloc a = { .base = (uint64_t)(uintptr_t)p, .size = real, .flags = (flags & ~MEM_HOST) | kind };
+    if (insert(s, a.base, real, a.flags, label) != 0) {
+        release_block(&a);
         return -1;
     }
     *out_addr = (uint64_t)(uintptr_t)p;

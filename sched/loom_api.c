@@ -71,6 +71,32 @@ const char *loom_device_error(struct loom_device *dev)
 
 enum loom_status loom_device_sticky_error(struct loom_device *dev) { return dev->sticky; }
 
+const char *loom_device_fault_report(struct loom_device *dev) { return dev->sticky ? dev->sticky_msg : ""; }
+
+enum loom_status loom_device_set_limit(struct loom_device *dev, enum loom_limit limit, size_t value)
+{
+    if (!dev) return fail(LOOM_ERR_INVALID_VALUE, "loom_device_set_limit: NULL device");
+    switch (limit) {
+    case LOOM_LIMIT_STACK_SIZE: dev->stack_bytes = value; return LOOM_OK;
+    case LOOM_LIMIT_PRINTF_FIFO_SIZE: dev->fifo_bytes = value; break;
+    case LOOM_LIMIT_MALLOC_HEAP_SIZE: dev->heap_bytes = value; break;
+    default: return fail(LOOM_ERR_INVALID_VALUE, "unknown device limit %d", (int)limit);
+    }
+    emu_host_set_limits(dev->host, dev->fifo_bytes, dev->heap_bytes);
+    return LOOM_OK;
+}
+
+enum loom_status loom_device_get_limit(struct loom_device *dev, enum loom_limit limit, size_t *out_value)
+{
+    if (!dev || !out_value) return fail(LOOM_ERR_INVALID_VALUE, "loom_device_get_limit: NULL argument");
+    switch (limit) {
+    case LOOM_LIMIT_STACK_SIZE: *out_value = dev->stack_bytes; return LOOM_OK;
+    case LOOM_LIMIT_PRINTF_FIFO_SIZE: *out_value = dev->fifo_bytes; return LOOM_OK;
+    case LOOM_LIMIT_MALLOC_HEAP_SIZE: *out_value = dev->heap_bytes; return LOOM_OK;
+    default: return fail(LOOM_ERR_INVALID_VALUE, "unknown device limit %d", (int)limit);
+    }
+}
+
 /* ---- Devices --------------------------------------------------------------------- */
 static unsigned env_unsigned(const char *name, unsigned dflt)
 {
@@ -99,7 +125,10 @@ enum loom_status loom_device_create(const struct loom_device_config *cfg, struct
     if (getenv("LOOM_NO_CHECK") && *getenv("LOOM_NO_CHECK") && strcmp(getenv("LOOM_NO_CHECK"), "0"))
         d->cfg.no_check = true;
     d->mem = mem_space_create(d->props.total_global_mem);
-    d->host = d->mem ? emu_host_create(d->cfg.printf_out ? d->cfg.printf_out : stdout, 1 << 20, 8 << 20, d->mem) : NULL;
+    d->fifo_bytes = 1 << 20;
+    d->heap_bytes = 8 << 20;
+    d->host = d->mem ? emu_host_create(d->cfg.printf_out ? d->cfg.printf_out : stdout, d->fifo_bytes, d->heap_bytes,
+                                       d->mem) : NULL;
     if (!d->mem || !d->host) {
         emu_host_destroy(d->host);
         mem_space_destroy(d->mem);
@@ -119,6 +148,7 @@ enum loom_status loom_device_create(const struct loom_device_config *cfg, struct
         return fail(LOOM_ERR_OUT_OF_MEMORY, "cannot start the worker pool");
     }
     d->sched->timeout_s = d->cfg.timeout_s;
+    d->sched->host = d->host;
     /* Co-residency bound per worker: what the emulated GPU could hold at once. */
     unsigned coresident = (unsigned)(d->props.multiprocessors * d->preset->sm.max_ctas);
     d->sched->max_resident_per_worker = (coresident + d->sched->workers - 1) / d->sched->workers;
@@ -198,7 +228,12 @@ enum loom_status loom_device_reset(struct loom_device *dev)
     while (dev->modules) loom_module_unload(dev->modules);
     mem_reset(dev->mem);
     emu_host_destroy(dev->host);
-    dev->host = emu_host_create(dev->cfg.printf_out ? dev->cfg.printf_out : stdout, 1 << 20, 8 << 20, dev->mem);
+    dev->fifo_bytes = 1 << 20;
+    dev->heap_bytes = 8 << 20;
+    dev->stack_bytes = 1024;
+    dev->host = emu_host_create(dev->cfg.printf_out ? dev->cfg.printf_out : stdout, dev->fifo_bytes, dev->heap_bytes,
+                                dev->mem);
+    dev->sched->host = dev->host;
     dev->sticky = LOOM_OK;
     dev->sticky_msg[0] = 0;
     last_error[0] = 0;
@@ -477,6 +512,21 @@ void loom_kernel_attrs(const struct loom_kernel *k, struct loom_kernel_attrs *ou
     out->max_dynamic_shared = k->max_dynamic_shared;
 }
 
+enum loom_status loom_kernel_occupancy(struct loom_kernel *k, unsigned threads_per_block, size_t dyn_shared,
+                                       unsigned *out_ctas_per_sm)
+{
+    if (!k || !out_ctas_per_sm) return fail(LOOM_ERR_INVALID_VALUE, "loom_kernel_occupancy: NULL argument");
+    struct loom_kernel_attrs at;
+    loom_kernel_attrs(k, &at);
+    struct sched_occupancy occ;
+    enum loom_status st = sched_occupancy(k->mod->dev->preset, threads_per_block, at.num_regs,
+                                          at.shared_bytes + dyn_shared, &occ);
+    if (st != LOOM_OK) return fail(st, "occupancy of '%s' with %u threads per block cannot be computed",
+                                   k->ir->name, threads_per_block);
+    *out_ctas_per_sm = occ.ctas_per_sm;
+    return LOOM_OK;
+}
+
 enum loom_status loom_kernel_set_max_dynamic_shared(struct loom_kernel *k, size_t bytes)
 {
     size_t limit = k->mod->dev->props.shared_per_block_optin;
@@ -559,9 +609,12 @@ static enum loom_status copy_op(struct loom_device *dev, void *dst, const void *
     return submit(dev, op, wait);
 }
 
+/* Blocking copies and sets flush kernel printf output, as CUDA does. */
 enum loom_status loom_memcpy(struct loom_device *dev, void *dst, const void *src, size_t n)
 {
-    return copy_op(dev, dst, src, n, NULL, true);
+    enum loom_status st = copy_op(dev, dst, src, n, NULL, true);
+    emu_host_flush(dev->host);
+    return st;
 }
 
 enum loom_status loom_memcpy_async(struct loom_device *dev, void *dst, const void *src, size_t n,
@@ -585,7 +638,25 @@ static enum loom_status set_op(struct loom_device *dev, uint64_t addr, int value
 
 enum loom_status loom_memset(struct loom_device *dev, uint64_t addr, int value, size_t n)
 {
-    return set_op(dev, addr, value, n, NULL, true);
+    enum loom_status st = set_op(dev, addr, value, n, NULL, true);
+    emu_host_flush(dev->host);
+    return st;
+}
+
+enum loom_status loom_host_register(struct loom_device *dev, void *p, size_t size)
+{
+    uint64_t addr;
+    if (!dev || !p || !size) return fail(LOOM_ERR_INVALID_VALUE, "loom_host_register: NULL pointer or zero size");
+    if (mem_register(dev->mem, p, size, MEM_DEVICE, &addr) != 0)
+        return fail(LOOM_ERR_INVALID_VALUE, "loom_host_register: %p is already registered or overlaps device memory", p);
+    return LOOM_OK;
+}
+
+enum loom_status loom_host_unregister(struct loom_device *dev, void *p)
+{
+    if (!dev || mem_unregister(dev->mem, (uint64_t)(uintptr_t)p) != 0)
+        return fail(LOOM_ERR_INVALID_VALUE, "loom_host_unregister: %p is not registered host memory", p);
+    return LOOM_OK;
 }
 
 enum loom_status loom_memset_async(struct loom_device *dev, uint64_t addr, int value, size_t n,
@@ -682,6 +753,7 @@ enum loom_status loom_launch(struct loom_device *dev, struct loom_kernel *k, con
 {
     if (!dev || !k || !cfg) return fail(LOOM_ERR_INVALID_VALUE, "loom_launch: NULL argument");
     if (dev->sticky != LOOM_OK) return fail(dev->sticky, "%s", dev->sticky_msg);
+    emu_host_flush(dev->host);   /* CUDA flushes printf output at the start of a launch */
     enum loom_status st = check_config(dev, k, cfg);
     if (st != LOOM_OK) return st;
     if (k->nparams && !args) return fail(LOOM_ERR_INVALID_ARGS, "launch of '%s': no arguments for %u parameters",
@@ -769,10 +841,18 @@ enum loom_status loom_stream_synchronize(struct loom_stream *s)
     return LOOM_OK;
 }
 
+static struct loom_device *last_device;
+
 enum loom_status loom_stream_query(struct loom_stream *s)
 {
-    if (!s) return fail(LOOM_ERR_INVALID_VALUE, "invalid stream");
+    if (!s) return last_device ? loom_device_stream_query(last_device, NULL) : fail(LOOM_ERR_INVALID_VALUE, "no device");
     return sched_stream_idle(s->dev->sched, s) ? LOOM_OK : LOOM_ERR_NOT_READY;
+}
+
+enum loom_status loom_device_stream_query(struct loom_device *dev, struct loom_stream *s)
+{
+    if (!dev) return fail(LOOM_ERR_INVALID_VALUE, "loom_device_stream_query: NULL device");
+    return sched_stream_idle(dev->sched, s) ? LOOM_OK : LOOM_ERR_NOT_READY;
 }
 
 enum loom_status loom_stream_wait_event(struct loom_stream *s, struct loom_event *e)
@@ -857,6 +937,7 @@ enum loom_status loom_event_synchronize(struct loom_event *e)
     pthread_mutex_lock(&s->lock);
     while (e->done_gen < e->record_gen) pthread_cond_wait(&s->done_cv, &s->lock);
     pthread_mutex_unlock(&s->lock);
+    emu_host_flush(e->dev->host);
     return LOOM_OK;
 }
 

@@ -147,7 +147,7 @@ struct loom_device {
     char sticky_msg[1024];
     uint32_t next_gridid;
     struct sched_stats_entry *stats;
-    uint64_t stack_bytes;
+    uint64_t stack_bytes, fifo_bytes, heap_bytes;
     struct sched *sched;
 };
 

@@ -128,7 +128,10 @@ static void exec_simple(struct sched *s, struct sched_op *op)
     switch (op->kind) {
     case SCHED_OP_COPY: memmove(op->dst, op->src, op->n); break;
     case SCHED_OP_SET: memset(op->dst, op->value, op->n); break;
-    case SCHED_OP_HOST: op->fn(op->data); break;
+    case SCHED_OP_HOST:
+        if (s->host) emu_host_flush(s->host);   /* output so far appears before the callback's */
+        op->fn(op->data);
+        break;
     default: break;
     }
 }

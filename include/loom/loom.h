@@ -115,8 +115,19 @@ void loom_device_props(const struct loom_device *dev, struct loom_device_props *
 const char *loom_device_error(struct loom_device *dev);
 /* The sticky error left by a kernel fault (LOOM_OK when none); reset clears it. */
 enum loom_status loom_device_sticky_error(struct loom_device *dev);
+/* The report of the kernel fault that set the sticky error ("" when none). */
+const char *loom_device_fault_report(struct loom_device *dev);
 /* Waits for all work, frees every allocation and module, clears the sticky error. */
 enum loom_status loom_device_reset(struct loom_device *dev);
+
+/* Device limits, as cudaDeviceSetLimit names them. */
+enum loom_limit {
+    LOOM_LIMIT_STACK_SIZE,         /* bytes of call stack per thread */
+    LOOM_LIMIT_PRINTF_FIFO_SIZE,   /* bytes of kernel printf output held between flushes */
+    LOOM_LIMIT_MALLOC_HEAP_SIZE,   /* bytes of the in-kernel malloc heap */
+};
+enum loom_status loom_device_set_limit(struct loom_device *dev, enum loom_limit limit, size_t value);
+enum loom_status loom_device_get_limit(struct loom_device *dev, enum loom_limit limit, size_t *out_value);
 /* Stops every kernel running on dev now: each ends with LOOM_ERR_INTERRUPTED (sticky)
  * and a report of where its warps stand. Kernels launched later are not affected.
  * Async-signal-safe. Returns whether any kernel was running. */
@@ -171,6 +182,10 @@ struct loom_kernel_attrs {
 };
 void loom_kernel_attrs(const struct loom_kernel *k, struct loom_kernel_attrs *out_attrs);
 enum loom_status loom_kernel_set_max_dynamic_shared(struct loom_kernel *k, size_t bytes);
+/* CTAs of k that fit on one SM of the emulated device with this block size and
+ * dynamic shared memory (the CUDA occupancy calculator's rules). */
+enum loom_status loom_kernel_occupancy(struct loom_kernel *k, unsigned threads_per_block, size_t dyn_shared,
+                                       unsigned *out_ctas_per_sm);
 
 /* Device memory. Addresses are 64-bit device addresses; on Loom they are
  * also valid host addresses, which is how managed memory works. */
@@ -181,6 +196,10 @@ enum loom_status loom_free(struct loom_device *dev, uint64_t addr);
 enum loom_status loom_pointer_info(struct loom_device *dev, uint64_t addr, uint64_t *out_base,
                                    size_t *out_size, bool *out_managed);
 void loom_mem_info(struct loom_device *dev, size_t *out_free, size_t *out_total);
+/* Makes host memory the caller owns reachable from kernels (cudaHostRegister);
+ * its device address is its host address. */
+enum loom_status loom_host_register(struct loom_device *dev, void *p, size_t size);
+enum loom_status loom_host_unregister(struct loom_device *dev, void *p);
 
 /* Copies; `stream` NULL means the default stream. Synchronous variants wait
  * for the stream first. Direction is derived from the addresses. */
@@ -211,7 +230,10 @@ enum loom_status loom_stream_create(struct loom_device *dev, unsigned flags, int
                                     struct loom_stream **out_stream);
 enum loom_status loom_stream_destroy(struct loom_stream *s);
 enum loom_status loom_stream_synchronize(struct loom_stream *s);
-enum loom_status loom_stream_query(struct loom_stream *s);   /* LOOM_OK or LOOM_ERR_NOT_READY */
+/* LOOM_OK when all work is done, else LOOM_ERR_NOT_READY; NULL = the default stream of
+ * the device last created (prefer loom_device_stream_query). */
+enum loom_status loom_stream_query(struct loom_stream *s);
+enum loom_status loom_device_stream_query(struct loom_device *dev, struct loom_stream *s);
 enum loom_status loom_stream_wait_event(struct loom_stream *s, struct loom_event *e);
 /* Runs fn(data) on a host thread once all earlier work of the stream is done. */
 enum loom_status loom_stream_add_host_func(struct loom_stream *s, void (*fn)(void *data), void *data);
