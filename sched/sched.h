@@ -76,6 +76,7 @@ struct sched {
     _Atomic uint64_t resident_now;
     double timeout_s;
     volatile sig_atomic_t interrupts;  /* loom_device_interrupt() calls: grids started before stop */
+    struct emu_host *host;          /* printf output to flush before host callbacks */
     _Atomic unsigned running;       /* grids started and not finished */
 };
 
