@@ -203,19 +203,23 @@ static void record_fault(struct sched_grid *g, const struct emu_fault *f)
     }
 }
 
-static void uncount_cta(struct sched_grid *g, const struct emu_cta *cta)
+/* Adds a finished CTA's counters to its grid (before the grid can complete). */
+static void count_cta(struct sched_grid *g, struct emu_cta *cta)
 {
+    uint64_t wi = 0, ti = 0, dv = 0, bw = 0;
     for (uint32_t w = 0; w < cta->nwarps; w++) {
-        atomic_fetch_add(&g->warp_inst, cta->warps[w].n_inst);
-        atomic_fetch_add(&g->thread_inst, cta->warps[w].n_thread_inst);
-        atomic_fetch_add(&g->diverge, cta->warps[w].n_diverge);
-        atomic_fetch_add(&g->barrier_waits, cta->warps[w].n_barrier);
+        struct emu_warp *wp = &cta->warps[w];
+        wi += wp->n_inst; ti += wp->n_thread_inst; dv += wp->n_diverge; bw += wp->n_barrier;
+        wp->n_inst = wp->n_thread_inst = wp->n_diverge = wp->n_barrier = 0;
     }
+    atomic_fetch_add(&g->warp_inst, wi);
+    atomic_fetch_add(&g->thread_inst, ti);
+    atomic_fetch_add(&g->diverge, dv);
+    atomic_fetch_add(&g->barrier_waits, bw);
 }
 
 static void drop_context(struct resident *r)
 {
-    uncount_cta(r->grid, r->cta);
     emu_cta_destroy(r->cta);
     grid_release(r->grid);
     r->cta = NULL;
@@ -306,6 +310,7 @@ static bool run_residents(struct worker *wk)
             yielded = true;
             continue;
         }
+        count_cta(g, r->cta);
         if (st == EMU_CTA_FAULT) record_fault(g, r->cta->fault);
         else atomic_fetch_add(&g->ctas_run, 1);
         r->busy = false;
