@@ -2,8 +2,8 @@
 # bootstrap.sh -- from a fresh Debian or Ubuntu machine to a working Loom: installs the build
 # dependencies, builds Loom, and runs a shipped example kernel through `loom run`.
 #
-#   sudo ./bootstrap.sh            install packages (as root), build and run (as you)
-#   ./bootstrap.sh                 the same; sudo is used for apt-get only
+#   ./bootstrap.sh                 install packages (through sudo unless root), build, run
+#   sudo ./bootstrap.sh            the same; the build still runs as the user who ran sudo
 #   ./bootstrap.sh --deps-only     install the packages and stop
 #   ./bootstrap.sh --no-deps       build and run the example, install nothing
 #
