@@ -16,3 +16,14 @@ bench_bench_parse_LDADD = libloomptx.la
 bench-parse: bench/bench_parse
 	$(abs_builddir)/bench/bench_parse $(srcdir)/tests/corpus/ptx/*.ptx $(srcdir)/tests/ptx/good/*.ptx
 bench: bench-parse
+
+# Fixed costs: device creation, module load, per-launch overhead; loom exec start-up
+noinst_PROGRAMS += bench/bench_launch
+bench_bench_launch_SOURCES = bench/bench_launch.c
+bench_bench_launch_LDADD = libloom.la
+EXTRA_DIST += bench/bench_exec.sh
+.PHONY: bench-launch
+bench-launch: bench/bench_launch loom
+	$(abs_builddir)/bench/bench_launch
+	$(srcdir)/bench/bench_exec.sh $(abs_builddir)
+bench: bench-launch

@@ -382,6 +382,14 @@ static void pin_worker(struct sched *s, unsigned id)
 static void *pool_main(void *arg)
 {
     struct sched *s = arg;
+    /* Reading the topology takes milliseconds: do it here, off the caller's path. */
+    if (s->pin) {
+        if (hwloc_topology_init(&s->topo) != 0) s->topo = NULL;
+        else if (hwloc_topology_load(s->topo) != 0) {
+            hwloc_topology_destroy(s->topo);
+            s->topo = NULL;
+        }
+    }
 #pragma omp parallel num_threads(s->workers)
     {
         struct worker wk = { .s = s, .id = (unsigned)omp_get_thread_num() };
@@ -404,10 +412,6 @@ struct sched *sched_create(unsigned workers, bool pin)
     s->policy = &fifo_policy;
     s->pin = pin;
     s->max_resident_per_worker = 64;
-    if (hwloc_topology_init(&s->topo) == 0 && hwloc_topology_load(s->topo) != 0) {
-        hwloc_topology_destroy(s->topo);
-        s->topo = NULL;
-    }
     s->default_stream = calloc(1, sizeof *s->default_stream);
     if (!s->default_stream) { free(s); return NULL; }
     s->default_stream->is_default = true;
