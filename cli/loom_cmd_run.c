@@ -860,21 +860,40 @@ out:
     return rc;
 }
 
+/* Parses a whole command line into o -- the options, then each kernel argument -- without
+ * touching a file or a device. Returns 0 to run, -1 after --help, or an exit status. */
+static int run_parse(int argc, char **argv, struct run_opts *o)
+{
+    int rc = parse_options(argc, argv, o);
+    for (unsigned i = 0; rc == 0 && i < o->nargs; i++)
+        if (!parse_arg(&o->args[i], i))
+            rc = RUN_USAGE_ERROR;
+    return rc;
+}
+
+static void run_opts_free(struct run_opts *o)
+{
+    for (unsigned i = 0; o->args && i < o->nargs; i++)
+        free((char *)o->args[i].in_path);
+    free(o->args);
+}
+
+int loom_cmd_run_parse(int argc, char **argv)
+{
+    struct run_opts o = { 0 };
+    int rc = run_parse(argc, argv, &o);
+    run_opts_free(&o);
+    return rc < 0 ? 0 : rc;
+}
+
 int loom_cmd_run(int argc, char **argv)
 {
     struct run_opts o = { 0 };
-    int rc = parse_options(argc, argv, &o);
-    if (rc == 0) {
-        for (unsigned i = 0; i < o.nargs && rc == 0; i++)
-            if (!parse_arg(&o.args[i], i))
-                rc = RUN_USAGE_ERROR;
-        if (rc == 0)
-            rc = run(&o);
-    } else if (rc < 0) {
+    int rc = run_parse(argc, argv, &o);
+    if (rc == 0)
+        rc = run(&o);
+    else if (rc < 0)
         rc = 0;
-    }
-    for (unsigned i = 0; i < o.nargs; i++)
-        free((char *)o.args[i].in_path);
-    free(o.args);
+    run_opts_free(&o);
     return rc;
 }
