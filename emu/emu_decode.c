@@ -751,6 +751,7 @@ struct emu_program *emu_program_build(const struct ptx_module *m, const struct e
     for (uint32_t f = 0; f < m->nfuncs; f++) free(rows[f]);
     free(rows);
     free(dc->c32); free(dc->c64);
+    emu_codegen_free(dc->codegen);
     ptrmap_free(&b->shared_off); ptrmap_free(&b->frame_off); ptrmap_free(&b->func_index);
     bool failed = dc->failed || !ok;
     free(b);

@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "emu/emu.h"
+#include "emu/emu_internal.h"
 #include "emu/emu_lanes.h"
 
 /* ---- Handler stamps ----------------------------------------------------------
@@ -532,6 +533,11 @@ H64_2(h_add64_rp, f64_add_dir(a, b, EMU_RND_P))
 H64_2(h_sub64_rz, f64_sub_dir(a, b, EMU_RND_Z))
 H64_2(h_sub64_rm, f64_sub_dir(a, b, EMU_RND_M))
 H64_2(h_sub64_rp, f64_sub_dir(a, b, EMU_RND_P))
+/* sub whose a was defined after b (emu_codegen.c): a's NaN comes first. */
+H64_2(h_sub64_afirst, nan64(emu_b64(fd(a) - fd(b)), a, b, b))
+H64_2(h_sub64_afirst_rz, isnan64(a) ? a | QNAN64 : f64_sub_dir(a, b, EMU_RND_Z))
+H64_2(h_sub64_afirst_rm, isnan64(a) ? a | QNAN64 : f64_sub_dir(a, b, EMU_RND_M))
+H64_2(h_sub64_afirst_rp, isnan64(a) ? a | QNAN64 : f64_sub_dir(a, b, EMU_RND_P))
 
 /* mul/fma/div/rcp/sqrt with .rz/.rm/.rp.f64: exact error terms of products
  * and quotients fail in the subnormal range, so these rare forms switch the
@@ -583,6 +589,7 @@ DIRECTED(h_sqrt64_rp, D_SQRT, FE_UPWARD)
 
 static const emu_fn t_add64[4] = {h_add64, h_add64_rz, h_add64_rm, h_add64_rp};
 static const emu_fn t_sub64[4] = {h_sub64, h_sub64_rz, h_sub64_rm, h_sub64_rp};
+static const emu_fn t_sub64_afirst[4] = {h_sub64_afirst, h_sub64_afirst_rz, h_sub64_afirst_rm, h_sub64_afirst_rp};
 static const emu_fn t_mul64[4] = {h_mul64, h_mul64_rz, h_mul64_rm, h_mul64_rp};
 static const emu_fn t_div64[4] = {h_div64, h_div64_rz, h_div64_rm, h_div64_rp};
 static const emu_fn t_fma64[4] = {h_fma64, h_fma64_rz, h_fma64_rm, h_fma64_rp};
@@ -710,6 +717,16 @@ static enum emu_sel pick(struct emu_decoder *dc, const struct ptx_instr *pi, str
     return operands(dc, pi, out, t, nsrc);
 }
 
+/* The f32 fma.rn handler for .ftz/.sat: the host's FMA unit where it has one. */
+static emu_fn f32_fma_rn(int ftz, int sat)
+{
+#ifdef FMA_HW
+    if (!ftz && fma_hw())
+        return sat ? h_fma_hw_sat : h_fma_hw;
+#endif
+    return t_f32_fma[EMU_RND_N][ftz][sat];
+}
+
 static enum emu_sel sel_f32(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out)
 {
     uint32_t fl_ = pi->flags;
@@ -721,6 +738,10 @@ static enum emu_sel sel_f32(struct emu_decoder *dc, const struct ptx_instr *pi, 
     if (sat && pi->op != PTX_OP_ADD && pi->op != PTX_OP_SUB && pi->op != PTX_OP_MUL &&
         pi->op != PTX_OP_FMA && pi->op != PTX_OP_MAD)
         return emu_dec_unsupported(dc, ".sat not defined for this f32 instruction");
+    const emu_fn fma2[2] = {f32_fma_rn(ftz, 0), f32_fma_rn(ftz, 1)};
+    if (r < 0 && (pi->op == PTX_OP_ADD || pi->op == PTX_OP_SUB || pi->op == PTX_OP_MUL) &&
+        emu_dec_contracted(dc, pi, out, t, fma2))
+        return EMU_SEL_OK;          /* fused by ptxas with a mul / an add (emu_codegen.c) */
     switch (pi->op) {
     case PTX_OP_ADD: return pick(dc, pi, out, t, 2, t_f32_add[r < 0 ? 0 : r][ftz][sat]);
     case PTX_OP_SUB: return pick(dc, pi, out, t, 2, t_f32_sub[r < 0 ? 0 : r][ftz][sat]);
@@ -730,11 +751,9 @@ static enum emu_sel sel_f32(struct emu_decoder *dc, const struct ptx_instr *pi, 
         /* mad.f32 without rounding: sm_20+ runs it as fma.rn (PTX ISA "mad"). */
         if (r < 0 && pi->op == PTX_OP_FMA)
             return emu_dec_unsupported(dc, "fma.f32 requires a rounding modifier");
-#ifdef FMA_HW
-        if (r <= EMU_RND_N && !ftz && fma_hw())
-            return pick(dc, pi, out, t, 3, sat ? h_fma_hw_sat : h_fma_hw);
-#endif
-        return pick(dc, pi, out, t, 3, t_f32_fma[r < 0 ? 0 : r][ftz][sat]);
+        if (r <= EMU_RND_N)
+            return pick(dc, pi, out, t, 3, f32_fma_rn(ftz, sat));
+        return pick(dc, pi, out, t, 3, t_f32_fma[r][ftz][sat]);
     case PTX_OP_DIV:
         if (fl_ & PTX_IF_FULL)
             return pick(dc, pi, out, t, 2, ftz ? h_div_full_ftz : h_div_full);
@@ -773,6 +792,20 @@ static enum emu_sel sel_f32(struct emu_decoder *dc, const struct ptx_instr *pi, 
     }
 }
 
+/* f64 add/mul/min/max and the multiplicands of fma commute: their handlers take
+ * a NaN from b before a, so the operand defined later goes to b (emu_codegen.c). */
+static enum emu_sel pick_nan_order(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out,
+                                   unsigned nsrc, emu_fn fn)
+{
+    enum emu_sel r = pick(dc, pi, out, PTX_T_F64, nsrc, fn);
+    if (r == EMU_SEL_OK && emu_dec_defined_later(dc, pi, &pi->ops[1], &pi->ops[2])) {
+        uint16_t a = out->a;
+        out->a = out->b;
+        out->b = a;
+    }
+    return r;
+}
+
 static enum emu_sel sel_f64(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out)
 {
     uint32_t fl_ = pi->flags;
@@ -783,11 +816,18 @@ static enum emu_sel sel_f64(struct emu_decoder *dc, const struct ptx_instr *pi, 
     if ((fl_ & PTX_IF_SAT) || (ftz && !approx))
         return emu_dec_unsupported(dc, ".ftz/.sat are not defined for this f64 instruction");
     int ri = r < 0 ? 0 : r;                 /* f64 default rounding (PTX 1.x) is .rn */
+    const emu_fn fma2[2] = {t_fma64[EMU_RND_N], t_fma64[EMU_RND_N]};
+    if (r < 0 && (pi->op == PTX_OP_ADD || pi->op == PTX_OP_SUB || pi->op == PTX_OP_MUL) &&
+        emu_dec_contracted(dc, pi, out, t, fma2))
+        return EMU_SEL_OK;          /* fused by ptxas with a mul / an add (emu_codegen.c) */
     switch (pi->op) {
-    case PTX_OP_ADD: return pick(dc, pi, out, t, 2, t_add64[ri]);
-    case PTX_OP_SUB: return pick(dc, pi, out, t, 2, t_sub64[ri]);
-    case PTX_OP_MUL: return pick(dc, pi, out, t, 2, t_mul64[ri]);
-    case PTX_OP_FMA: case PTX_OP_MAD: return pick(dc, pi, out, t, 3, t_fma64[ri]);
+    case PTX_OP_ADD: return pick_nan_order(dc, pi, out, 2, t_add64[ri]);
+    case PTX_OP_SUB:
+        if (pi->nops == 3 && emu_dec_defined_later(dc, pi, &pi->ops[1], &pi->ops[2]))
+            return pick(dc, pi, out, t, 2, t_sub64_afirst[ri]);
+        return pick(dc, pi, out, t, 2, t_sub64[ri]);
+    case PTX_OP_MUL: return pick_nan_order(dc, pi, out, 2, t_mul64[ri]);
+    case PTX_OP_FMA: case PTX_OP_MAD: return pick_nan_order(dc, pi, out, 3, t_fma64[ri]);
     case PTX_OP_DIV: return pick(dc, pi, out, t, 2, t_div64[ri]);
     case PTX_OP_RCP:
         if (approx)
@@ -803,7 +843,7 @@ static enum emu_sel sel_f64(struct emu_decoder *dc, const struct ptx_instr *pi, 
     case PTX_OP_MIN: case PTX_OP_MAX:
         if (fl_ & (PTX_IF_NAN | PTX_IF_XORSIGN | PTX_IF_ABS))
             return emu_dec_unsupported(dc, ".NaN/.xorsign.abs are not defined for f64 min/max");
-        return pick(dc, pi, out, t, 2, pi->op == PTX_OP_MIN ? h_min64 : h_max64);
+        return pick_nan_order(dc, pi, out, 2, pi->op == PTX_OP_MIN ? h_min64 : h_max64);
     case PTX_OP_ABS: return pick(dc, pi, out, t, 1, h_abs64);
     case PTX_OP_NEG: return pick(dc, pi, out, t, 1, h_neg64);
     case PTX_OP_COPYSIGN: return pick(dc, pi, out, t, 2, h_copysign64);

@@ -4,6 +4,7 @@
 #include <stdint.h>
 
 #include "emu/emu.h"
+#include "emu/emu_internal.h"
 #include "emu/emu_lanes.h"
 
 /* ---- Formats ------------------------------------------------------------------
@@ -324,6 +325,10 @@ enum emu_sel emu_sel_half(struct emu_decoder *dc, const struct ptx_instr *pi, st
         return emu_dec_unsupported(dc, "half-precision arithmetic rounds to nearest only");
     if (bf && (sat || (ftz && pi->op != PTX_OP_EX2)))
         return emu_dec_unsupported(dc, ".ftz/.sat are not defined for bf16");
+    const emu_fn fma2[2] = {t_hfma[ti][ftz][0][0][0], t_hfma[ti][ftz][1][0][0]};
+    if (pi->round == PTX_MOD_NONE_ && (pi->op == PTX_OP_ADD || pi->op == PTX_OP_SUB || pi->op == PTX_OP_MUL) &&
+        emu_dec_contracted(dc, pi, out, t, fma2))
+        return EMU_SEL_OK;          /* fused by ptxas with a mul / an add (emu_codegen.c) */
     switch (pi->op) {
     case PTX_OP_ADD: return operands(dc, pi, out, t, 2, t_hadd[ti][ftz][sat]);
     case PTX_OP_SUB: return operands(dc, pi, out, t, 2, t_hsub[ti][ftz][sat]);

@@ -71,6 +71,7 @@ struct emu_decoder {
     uint32_t *pc_of;                   /* ptx instr index -> first pc of its expansion */
     uint64_t sreg_used;                /* bitset over r32 special rows in use (first 64) */
     uint8_t *sreg_used_all;
+    struct emu_codegen *codegen;       /* emu_codegen.c's facts about the current function */
 };
 
 /* The copy of the instruction handlers that programs built now use:
@@ -105,6 +106,31 @@ int emu_h_sext64_from32(struct emu_warp *w, const struct emu_inst *in, emu_mask 
 int emu_h_local_addr(struct emu_warp *w, const struct emu_inst *in, emu_mask m);
 int emu_h_implicit_ret(struct emu_warp *w, const struct emu_inst *in, emu_mask m);
 int emu_h_local_addr32(struct emu_warp *w, const struct emu_inst *in, emu_mask m);
+
+/* ---- What the code generator does (emu_codegen.c) ------------------------------
+ * ptxas effects on results that the selectors reproduce. A mul and an add/sub
+ * that ptxas fuses into fma(+-a, b, +-c): emu_dec_contract is true for the
+ * add/sub (and for the mul too when at_mul: the fma is computed in the mul's
+ * place, into its register, and the add/sub copies it). */
+struct emu_contract {
+    const struct ptx_instr *mul, *add;
+    const struct ptx_operand *a, *b, *c;
+    bool neg_ab, neg_c, at_mul;
+};
+bool emu_dec_contract(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_contract *out);
+/* Selects an add/sub/mul that ptxas contracts (returns false for the others):
+ * fma[sat] is the fma.rn handler of type t for the instruction's .ftz. */
+bool emu_dec_contracted(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out,
+                        enum ptx_type t, const emu_fn fma[2]);
+/* Whether register operand x of instruction `at` holds a value defined later in
+ * the program than y's (which of two NaN operands an f64 operation returns). */
+bool emu_dec_defined_later(struct emu_decoder *dc, const struct ptx_instr *at, const struct ptx_operand *x,
+                           const struct ptx_operand *y);
+/* Emits a pre-instruction negating row (a value of type t; f64 NaN kept as is)
+ * into a scratch row, and returns that row. */
+uint16_t emu_dec_negate(struct emu_decoder *dc, uint16_t row, enum ptx_type t);
+struct emu_codegen;
+void emu_codegen_free(struct emu_codegen *cg);
 
 /* Runtime services handlers may use (emu_exec.c). */
 struct emu_warp_file {

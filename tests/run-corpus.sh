@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# run-corpus.sh -- every corpus kernel and every example under loom run,
-# compared with the outputs an H100 gave (tests/run-specs.py), and every
-# committed PTX file checks with zero diagnostics.
+# run-corpus.sh -- every corpus kernel, every example and the code-generation
+# edge kernels (tests/edge/codegen) under loom run, compared with the outputs
+# an H100 gave (tests/run-specs.py), and every committed PTX file checks with
+# zero diagnostics.
 set -u
 src=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 loom=${LOOM:-$src/loom}
@@ -10,5 +11,6 @@ command -v python3 >/dev/null || exit 77
 fail=0
 files=$(find tests/corpus/ptx examples -name '*.ptx' | sort)
 "$loom" check $files || { echo "loom check reported diagnostics on committed PTX"; fail=1; }
-python3 tests/run-specs.py check --runner "$loom run" tests/corpus/runs.txt examples/*/runs.txt || fail=1
+python3 tests/run-specs.py check --runner "$loom run" tests/corpus/runs.txt examples/*/runs.txt \
+    tests/edge/codegen/runs.txt || fail=1
 exit $fail
