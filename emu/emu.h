@@ -170,6 +170,8 @@ struct emu_fault {
 };
 
 struct emu_launch;
+struct emu_race;
+struct emu_check;
 
 struct emu_cta {
     const struct emu_launch *launch;
@@ -183,6 +185,7 @@ struct emu_cta {
     struct emu_fault *fault;             /* non-NULL once a fault stopped the CTA */
     struct emu_fault fault_store;
     uint32_t nexited_warps;
+    struct emu_race *race;               /* racecheck shadow of shared memory (emu_check.c), or NULL */
 };
 
 /* Everything a handler may need about the launch. */
@@ -202,6 +205,8 @@ struct emu_launch {
     uint64_t local_stride;               /* local bytes per thread (frames + stack) */
     bool zero_shared;                    /* clear shared memory for each CTA (deterministic mode) */
     uint64_t grid_workspace;             /* cooperative launches: zeroed device memory for grid barriers */
+    bool initcheck, racecheck;           /* deeper checks (emu_check.h); both imply check */
+    struct emu_check *checker;           /* initcheck shadow of the device's allocations */
 };
 
 /* A decoded function: a range of the program's instructions. */

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "emu/emu_check.h"
 #include "emu/emu_exec.h"
 #include "include/loom/loom.h"
 
@@ -361,6 +362,7 @@ static int h_warpsync(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
     if (missing)
         return emu_fault(w, in, (unsigned)__builtin_ctz(m), LOOM_ERR_LAUNCH_FAILED, 0, 0,
                          "bar.warp.sync with mask 0x%08x: lanes 0x%08x are not converged here", mask, missing);
+    if (w->cta->race) emu_check_warp_sync(w);
     return EMU_CONTINUE;
 }
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emu/emu_check.h"
 #include "emu/emu_exec.h"
 #include "include/loom/loom.h"
 
@@ -264,6 +265,7 @@ void emu_cta_destroy(struct emu_cta *cta)
         free(w->r32); free(w->r64); free(w->pred); free(w->local);
         free(w->stack); free(w->frames); free(w->spill);
     }
+    emu_check_cta_free(cta);
     free(cta->warps);
     free(cta->shared);
     free(cta);
@@ -393,6 +395,7 @@ static void barrier_try_release(struct emu_cta *cta, uint32_t id)
     }
     b->arrived = 0;
     b->red_popc = 0; b->red_and_fail = 0; b->red_or_any = 0;
+    if (cta->race) emu_check_barrier(cta);
 }
 
 static void barriers_try_release(struct emu_cta *cta)

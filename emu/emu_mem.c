@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emu/emu_check.h"
 #include "emu/emu_exec.h"
 #include "emu/emu_lanes.h"
 #include "include/loom/loom.h"
@@ -163,6 +164,7 @@ void *emu_mem_ptr(struct emu_warp *w, const struct emu_inst *in, unsigned l, enu
             bad_access(w, in, l, PTX_SPACE_SHARED, addr, size, write, LOOM_ERR_ILLEGAL_ADDRESS, "out-of-bounds", detail);
             return NULL;
         }
+        if (L->racecheck && !emu_check_shared(w, in, l, addr, size, write)) return NULL;
         return w->cta->shared + addr;
     case PTX_SPACE_LOCAL:
         if (addr + size > w->local_stride || addr + size < addr) goto local_oob;
@@ -180,7 +182,7 @@ void *emu_mem_ptr(struct emu_warp *w, const struct emu_inst *in, unsigned l, enu
         if (!L->check) return (void *)(uintptr_t)addr;
         if (addr >= w->gcache_base && addr + size <= w->gcache_end && addr + size >= addr) {
             if (write && (w->gcache_flags & MEM_READONLY)) goto readonly;
-            return (void *)(uintptr_t)addr;
+            return L->initcheck ? emu_check_global(w, in, l, addr, size, write) : (void *)(uintptr_t)addr;
         }
         const struct mem_alloc *a = mem_find(L->mem, addr, size);
         if (!a) {
@@ -191,7 +193,7 @@ void *emu_mem_ptr(struct emu_warp *w, const struct emu_inst *in, unsigned l, enu
         }
         w->gcache_base = a->base; w->gcache_end = a->base + a->size; w->gcache_flags = a->flags;
         if (write && (a->flags & MEM_READONLY)) goto readonly;
-        return (void *)(uintptr_t)addr;
+        return L->initcheck ? emu_check_global(w, in, l, addr, size, write) : (void *)(uintptr_t)addr;
     }
     }
 misaligned:
@@ -277,6 +279,7 @@ static bool warp_direct(struct emu_warp *w, const struct emu_inst *in, emu_mask 
 {
     const struct emu_launch *L = w->cta->launch;
     uint64_t lo = UINT64_MAX, hi = 0, ored = 0;
+    if (L->initcheck || L->racecheck) return false;   /* every lane through emu_mem_ptr's checks */
     if (in->addr32) {
         const uint32_t *r = w->r32[in->a];
         uint32_t lo32 = UINT32_MAX, hi32 = 0, or32 = 0;

@@ -18,3 +18,6 @@ libloomemu_v3_la_SOURCES = %D%/emu_variant_v3.h \
 libloomemu_v3_la_CFLAGS = $(AM_CFLAGS) $(EMU_OPT_CFLAGS) $(EMU_V3_CFLAGS) -include $(top_srcdir)/%D%/emu_variant_v3.h
 libloomemu_la_LIBADD = libloomemu_v3.la
 endif
+
+# Optional deeper checks (initcheck, racecheck): shadow state outside the handlers.
+libloomemu_la_SOURCES += %D%/emu_check.c %D%/emu_check.h
