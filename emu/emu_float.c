@@ -461,7 +461,9 @@ H32_2(h_copysign32, (b & 0x7FFFFFFFu) | (a & SIGN32))
  * f64 arithmetic keeps NaN payloads (PTX ISA "Floating-Point Instructions"):
  * the result is a quieted input NaN, chosen as sm_90 does it (the second
  * source of add/sub/mul/min/max, the first of div, then b, c, a for fma),
- * and invalid operations give the negative default NaN. */
+ * and invalid operations give the negative default NaN. Which source counts
+ * as the second is ptxas's choice: the one defined later in the program
+ * (the selectors order them through emu_codegen.c). */
 #define SIGN64 0x8000000000000000ull
 #define QNAN64 0x0008000000000000ull
 #define DNAN64 0xFFF8000000000000ull

@@ -1,5 +1,6 @@
 /* emu_video.c -- the video instructions: scalar vadd vsub vabsdiff vmin vmax vshl vshr vmad vset
- * (byte/half selectors, .sat, secondary .add/.min/.max, merge) and SIMD vop2/vop4, vset2/vset4. */
+ * (byte/half selectors, .sat, secondary .add/.min/.max, merge, negated vmad operands) and SIMD
+ * vop2/vop4, vset2/vset4 (source selectors, masks, .sat, .add). */
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -22,8 +23,10 @@ struct vid_par {
     uint32_t csg, wrap, ucmp;
     uint32_t msh, mmask;     /* merge: d = ((t << msh) & mmask) | (c & ~mmask) */
     uint32_t emask;          /* SIMD: bit e set when element e is in the mask */
+    uint8_t apick[4], bpick[4]; /* SIMD: element e of a / b is element pick[e] of the pair {b, a} */
     uint32_t sat;            /* .sat */
     uint32_t po, scale;      /* vmad: plus one, right shift */
+    uint32_t nprod, nc;      /* vmad: the product / c negated */
 };
 
 /* A field of x, sign- or zero-extended (the ISA's partSelectSignExtend). */
@@ -144,21 +147,25 @@ static const emu_fn fn_scalar[SP_N][FIN_N] = {
 
 /* vmad ("Scalar Video Instructions: vmad") as an H100 computes it: a whole-word
  * source is read signed whatever its type (a byte or half-word field follows
- * its type), c is read signed, ta * tb + c (+1 with .po) is a 64-bit sum, the
- * .shr7/.shr15 shift is arithmetic when atype or btype is .s32 and logical
- * otherwise, and .sat clamps the 64-bit value to the 32-bit range of that
- * signedness (dtype plays no part). */
+ * its type), c is read signed, +-ta * tb +- c (+1 with .po) is a 64-bit sum,
+ * the .shr7/.shr15 shift is arithmetic when atype or btype is .s32 or an
+ * operand is negated, and logical otherwise, and .sat clamps the 64-bit value
+ * to the 32-bit range of that signedness (dtype plays no part). The product is
+ * negated when exactly one of a and b is (ptxas accepts a negated product or a
+ * negated c, not both). */
 static int h_vmad(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
 {
     const struct vid_par *p = in->aux;
     uint32_t ash = p->ash, aal = p->aal, asg = p->asg, bsh = p->bsh, bal = p->bal, bsg = p->bsg;
     uint32_t sgn = p->csg, po = p->po, scale = p->scale, sat = p->sat;
+    uint64_t np = 0 - (uint64_t)p->nprod, nc = 0 - (uint64_t)p->nc;   /* all ones when negated */
     int64_t lo = p->lo, hi = p->hi;
     uint32_t *d = w->r32[in->d];
     const uint32_t *ra = w->r32[in->a], *rb = w->r32[in->b], *rc = w->r32[in->c];
     EMU_EACH(l) {
         uint64_t t = (uint64_t)(vid_part(ra[l], ash, aal, asg) * vid_part(rb[l], bsh, bal, bsg));
-        t += (uint64_t)(int64_t)(int32_t)rc[l] + po;
+        uint64_t c = (uint64_t)(int64_t)(int32_t)rc[l];
+        t = ((t ^ np) - np) + ((c ^ nc) - nc) + po;
         t = sgn ? (uint64_t)((int64_t)t >> scale) : t >> scale;
         int64_t r = (int64_t)t;
         if (sat)
@@ -169,12 +176,16 @@ static int h_vmad(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
 }
 
 /* ---- SIMD forms ("SIMD Video Instructions") ----------------------------------
- * N elements of W bits per source (the default selectors: a's and b's own
- * elements in order), each extended as its type says; OP gives t[e], clamped to
- * the element range of dtype with .sat. The merge form writes t[e]'s low W bits
- * for elements in the mask and c's element elsewhere (vset4 too, whose ISA text
- * says b's; an H100 takes c's); the accumulate form (.add) adds the masked t[e]
- * to c as 32-bit integers. These follow the ISA's pseudocode, as an H100 does. */
+ * N elements of W bits per source, each extended as its type says. The source
+ * selectors .hxy (vop2) and .bwxyz (vop4) pick every element from the 2N
+ * elements of the pair {b, a} (a's first): digit k, counted from the last
+ * written, names element k's source; the defaults are a's and b's own elements
+ * in order (.h10/.h32, .b3210/.b7654). OP gives t[e], clamped to the element
+ * range of dtype with .sat. The merge form writes t[e]'s low W bits for
+ * elements in the mask (.h0 .h1 .h10; .b0 to .b3210, descending digits) and c's
+ * element elsewhere (vset4 too, whose ISA text says b's; an H100 takes c's); the
+ * accumulate form (.add) adds the masked t[e] to c as 32-bit integers. These
+ * follow the ISA's pseudocode, as an H100 does (tests/edge/video, simdsel*). */
 #define S_AVRG(a, b) ((a) + (b) >= 0 ? ((a) + (b) + 1) >> 1 : ((a) + (b)) >> 1)
 #define S_ABSDIFF(a, b) ((a) > (b) ? (a) - (b) : (b) - (a))
 #define S_EQ(a, b) ((int32_t)((a) == (b)))
@@ -199,12 +210,19 @@ static inline int32_t vid_elem(uint32_t x, unsigned e, unsigned wbits, uint32_t 
         int32_t lo = (int32_t)p->lo, hi = (int32_t)p->hi; \
         const unsigned wb = 32 / (N); \
         const uint32_t wm = (N) == 2 ? 0xFFFFu : 0xFFu; \
+        unsigned as[4], bs[4]; \
+        for (unsigned e = 0; e < 4; e++) { \
+            as[e] = wb * p->apick[e]; \
+            bs[e] = wb * p->bpick[e]; \
+        } \
         uint32_t *d = w->r32[in->d]; \
         const uint32_t *ra = w->r32[in->a], *rb = w->r32[in->b], *rc = w->r32[in->c]; \
         EMU_EACH(l) { \
-            uint32_t x = ra[l], y = rb[l], c = rc[l], merged = 0, sum = 0; \
+            uint64_t pool = (uint64_t)rb[l] << 32 | ra[l]; \
+            uint32_t c = rc[l], merged = 0, sum = 0; \
             for (unsigned e = 0; e < (N); e++) { \
-                int32_t va = vid_elem(x, e, wb, asg), vb = vid_elem(y, e, wb, bsg); \
+                int32_t va = vid_elem((uint32_t)(pool >> as[e]), 0, wb, asg); \
+                int32_t vb = vid_elem((uint32_t)(pool >> bs[e]), 0, wb, bsg); \
                 int32_t t = OP(va, vb); \
                 t = t < lo ? lo : t > hi ? hi : t; \
                 uint32_t on = (emask >> e) & 1u; \
@@ -389,8 +407,7 @@ static enum emu_sel sel_scalar(struct emu_decoder *dc, const struct ptx_instr *p
     return vid_emit(dc, pi, out, fn_scalar[prim][fin], &p);
 }
 
-/* vmad.dtype.atype.btype{.po}{.sat}{.shr7|.shr15} d, a[.asel], b[.bsel], c. Negated
- * operands are not accepted by the front end. */
+/* vmad.dtype.atype.btype{.po}{.sat}{.shr7|.shr15} d, {-}a[.asel], {-}b[.bsel], {-}c. */
 static enum emu_sel sel_vmad(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out,
                              const struct vid_mods *md)
 {
@@ -405,9 +422,16 @@ static enum emu_sel sel_vmad(struct emu_decoder *dc, const struct ptx_instr *pi,
     if (pi->nops != 4 || !vid_sel(&pi->ops[0], &dsh, &dal) || dal || !vid_sel(&pi->ops[1], &p.ash, &p.aal) ||
         !vid_sel(&pi->ops[2], &p.bsh, &p.bal) || (pi->ops[3].kind == PTX_OPND_REG && pi->ops[3].vec_comp))
         return emu_dec_unsupported(dc, "operand form not defined for vmad");
+    bool na = pi->ops[1].arith_neg, nb = pi->ops[2].arith_neg, nc = pi->ops[3].arith_neg;
+    if (md->po && (na || nb || nc))
+        return emu_dec_unsupported(dc, "vmad.po takes no negated operands");
+    if (na != nb && nc)
+        return emu_dec_unsupported(dc, "vmad negates the product or c, not both");
     p.asg = asg || !p.aal;               /* whole words are read signed */
     p.bsg = bsg || !p.bal;
-    p.csg = asg | bsg;
+    p.nprod = na != nb;
+    p.nc = nc;
+    p.csg = asg | bsg | p.nprod | p.nc;
     p.po = md->po;
     p.scale = md->shr7 ? 7 : md->shr15 ? 15 : 0;
     p.sat = md->sat;
@@ -415,10 +439,45 @@ static enum emu_sel sel_vmad(struct emu_decoder *dc, const struct ptx_instr *pi,
     return vid_emit(dc, pi, out, h_vmad, &p);
 }
 
-/* vop2/vop4 and vset2/vset4: d[.mask], a, b, c with the default source
- * selectors. The front end reads only single-digit selectors, so the masks
- * .h0 .h1 (vop2) and .b0-.b3 (vop4) arrive; multi-digit ones and explicit
- * source selectors do not parse. */
+/* The elements that a SIMD source selector picks (see "SIMD forms" above):
+ * digits = N (.hxy with x, y in 0-3 for vop2, .bwxyz with digits 0-7 for
+ * vop4); no selector gives element e + first. False for any other form. */
+static bool simd_pick(const struct ptx_operand *op, unsigned n, unsigned first, uint8_t out_pick[4])
+{
+    unsigned v = op->kind == PTX_OPND_REG ? op->vec_comp : 0;
+    for (unsigned e = 0; e < 4; e++)
+        out_pick[e] = (uint8_t)((e + first) % (2 * n));
+    if (v == 0)
+        return true;
+    if (v != (n == 2 ? PTX_VCOMP_HSEL : PTX_VCOMP_BSEL) || ptx_sel_ndigits(op->sel) != n)
+        return false;
+    for (unsigned e = 0; e < n; e++)
+        out_pick[e] = (uint8_t)ptx_sel_digit(op->sel, e);
+    return true;
+}
+
+/* The mask of a SIMD destination: digits 0..N-1 in descending order (.h0
+ * .h1 .h10; .b0 ... .b3210); none is every element. 0 for any other form. */
+static uint32_t simd_mask(const struct ptx_operand *op, unsigned n)
+{
+    unsigned v = op->kind == PTX_OPND_REG ? op->vec_comp : 0;
+    if (v == 0)
+        return (1u << n) - 1;
+    bool kind_ok = n == 2 ? (v == 9 || v == 10 || v == PTX_VCOMP_HSEL) : ((v >= 5 && v <= 8) || v == PTX_VCOMP_BSEL);
+    unsigned nd = ptx_sel_ndigits(op->sel);
+    if (!kind_ok || nd == 0 || nd > n)
+        return 0;
+    uint32_t mask = 0;
+    for (unsigned k = 0; k < nd; k++) {
+        unsigned dg = ptx_sel_digit(op->sel, k);
+        if (dg >= n || (k > 0 && dg <= ptx_sel_digit(op->sel, k - 1)))
+            return 0;
+        mask |= 1u << dg;
+    }
+    return mask;
+}
+
+/* vop2/vop4 and vset2/vset4: d[.mask], a[.asel], b[.bsel], c. */
 static enum emu_sel sel_simd(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out,
                              const struct vid_mods *md, int prim, unsigned n)
 {
@@ -442,17 +501,13 @@ static enum emu_sel sel_simd(struct emu_decoder *dc, const struct ptx_instr *pi,
         return emu_dec_unsupported(dc, ".sat cannot be used with the accumulate operation .add");
     if (pi->nops != 4)
         return emu_dec_unsupported(dc, "SIMD video instructions take d, a, b, c");
-    for (unsigned i = 1; i < 4; i++)
-        if (pi->ops[i].kind == PTX_OPND_REG && pi->ops[i].vec_comp)
-            return emu_dec_unsupported(dc, "source selectors of SIMD video instructions are .hxy / .bxyzw (not implemented)");
-    unsigned v = pi->ops[0].kind == PTX_OPND_REG ? pi->ops[0].vec_comp : 0;
-    if (v == 0)
-        p.emask = n == 2 ? 0x3u : 0xFu;
-    else if (n == 2 && (v == 9 || v == 10))
-        p.emask = 1u << (v - 9);
-    else if (n == 4 && v >= 5 && v <= 8)
-        p.emask = 1u << (v - 5);
-    else
+    if (!simd_pick(&pi->ops[1], n, 0, p.apick) || !simd_pick(&pi->ops[2], n, n, p.bpick))
+        return emu_dec_unsupported(dc, n == 2 ? "vop2 source selectors are .hxy (x, y in 0-3)"
+                                              : "vop4 source selectors are .bwxyz (digits 0-7)");
+    if (pi->ops[3].kind == PTX_OPND_REG && pi->ops[3].vec_comp)
+        return emu_dec_unsupported(dc, "operand c of a SIMD video instruction takes no selector");
+    p.emask = simd_mask(&pi->ops[0], n);
+    if (!p.emask)
         return emu_dec_unsupported(dc, "mask not defined for this SIMD video instruction");
     p.asg = asg;
     p.bsg = bsg;

@@ -310,6 +310,17 @@ static void ptx_check_instr(struct ptx_checker *c)
             ptx_cerr(c, t->loc, "second operand of '%s' must name a .branchtargets list", c->name);
     }
 
+    /* Operand forms of the video instructions: -%r (vmad only) and byte or
+     * half-word selectors (video instructions only). */
+    for (unsigned i = 0; i < in->nops; i++) {
+        const struct ptx_operand *op = &in->ops[i];
+        if (op->arith_neg && in->op != PTX_OP_VMAD)
+            ptx_cerr(c, op->loc, "operand %u of '%s': only vmad negates register operands", i + 1, c->name);
+        if (op->kind == PTX_OPND_REG && op->vec_comp >= 5 && !(ptx_opcode_flags(in->op) & PTX_OPF_VIDEO))
+            ptx_cerr(c, op->loc, "operand %u of '%s': byte/half-word selectors are for video instructions",
+                     i + 1, c->name);
+    }
+
     const struct ptx_shape *sh = ptx_shape_of(in);
     if (sh) {
         if (in->ntypes < sh->ntypes) {

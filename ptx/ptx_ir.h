@@ -133,7 +133,13 @@ enum ptx_operand_kind {
  * - setp/... with "p|q": two destination operands ops[0], ops[1].
  * - ADDR with extra parts ("[tex, sampler, {x, y}]", "[tmap, {c0, c1}]"): the first part is the
  *   base (reg/sym/none + ival); the remaining comma-separated parts are in elems/nelems.
- * - vec_comp beyond .x/.y/.z/.w (1..4): 5..8 = video byte selectors .b0...b3, 9..10 = .h0/.h1. */
+ * - vec_comp beyond .x/.y/.z/.w (1..4): 5..8 = video byte selectors .b0...b3, 9..10 = .h0/.h1,
+ *   PTX_VCOMP_BSEL / PTX_VCOMP_HSEL = a video selector or mask of several digits (.b3210 .b7654
+ *   .b10 .h10 .h32 ...); sel holds the digits of every video selector, single ones included. */
+
+/* vec_comp of multi-digit video selectors (PTX ISA "SIMD Video Instructions"). */
+#define PTX_VCOMP_BSEL 11
+#define PTX_VCOMP_HSEL 12
 
 struct ptx_symbol;
 struct ptx_func;
@@ -141,7 +147,9 @@ struct ptx_func;
 struct ptx_operand {
     enum ptx_operand_kind kind;
     bool neg;                /* !%p as a source predicate */
-    uint8_t vec_comp;        /* reg.x/.y/.z/.w component selector: 0 = none, 1..4 */
+    uint8_t vec_comp;        /* reg.x/.y/.z/.w component selector: 0 = none, 1..4 (video: above) */
+    bool arith_neg;          /* -%r: a register source negated (vmad's a, b, c) */
+    uint16_t sel;            /* video selector digits: ptx_sel_ndigits / ptx_sel_digit; 0 = none */
     int32_t reg;             /* REG; for ADDR: base register or -1 */
     enum ptx_sreg sreg;      /* SREG; (component folded into the enum: TID_X ...) */
     struct ptx_symbol *sym;  /* SYM, ADDR base symbol, or called function */
@@ -152,6 +160,12 @@ struct ptx_operand {
     struct ptx_operand *elems;
     struct ptx_loc loc;
 };
+
+/* Digits of a video selector as written: .b3210 has 4, digit 0 being the last
+ * written (the element 0 one: 0), digit 3 the first (3). Packed 3 bits a digit
+ * from bit 0, the count in bits 12..14. */
+static inline unsigned ptx_sel_ndigits(uint16_t sel) { return (sel >> 12) & 7u; }
+static inline unsigned ptx_sel_digit(uint16_t sel, unsigned k) { return (sel >> (3 * k)) & 7u; }
 
 /* Per-instruction flags decoded from PTX_MC_FLAG suffixes. */
 enum ptx_iflag {

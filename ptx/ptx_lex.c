@@ -216,7 +216,7 @@ static void ptx_lex_number(struct ptx_lexer *lx, struct ptx_token *t)
 }
 
 /* Length of a vector-component or video byte/half selector after a %name
- * ("%tid.x", "%r1.b0"), or 0. */
+ * ("%tid.x", "%r1.b0", "%r1.b3210", "%r1.h10"), or 0. */
 static size_t ptx_lex_component(const char *p, const char *end)
 {
     if (p + 1 >= end || *p != '.')
@@ -225,9 +225,12 @@ static size_t ptx_lex_component(const char *p, const char *end)
     size_t n = 0;
     if (strchr("xyzwrgba", c) && c)
         n = 2;
-    if ((c == 'b' && p + 2 < end && p[2] >= '0' && p[2] <= '3') ||
-        (c == 'h' && p + 2 < end && (p[2] == '0' || p[2] == '1')))
-        n = 3;
+    /* Video selectors and masks: .b with 1-4 digits 0-7, .h with 1-2 digits 0-3
+     * (the parser says which forms are valid). */
+    char top = c == 'b' ? '7' : '3';
+    size_t most = c == 'b' ? 4 : 2;
+    for (size_t k = 2; (c == 'b' || c == 'h') && p + k < end && k - 2 < most && p[k] >= '0' && p[k] <= top; k++)
+        n = k + 1;
     if (n && p + n < end && (ptx_cc[(unsigned char)p[n]] & CC_IDCHAR))
         return 0;
     return n;

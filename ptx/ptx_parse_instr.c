@@ -104,11 +104,25 @@ static bool ptx_resolve_ident(struct ptx_parser *ps, struct ptx_operand *op)
                 const char *c = strchr(comps, dot[1]);
                 op->kind = PTX_OPND_REG;
                 op->reg = bb->reg - 1;
-                if (dot[1] == 'b' && dot[2])
-                    op->vec_comp = (uint8_t)(5 + dot[2] - '0');
-                else if (dot[1] == 'h' && dot[2])
-                    op->vec_comp = (uint8_t)(9 + dot[2] - '0');
-                else if (c)
+                if ((dot[1] == 'b' || dot[1] == 'h') && dot[2]) {
+                    /* video selector: digit k counted from the last written */
+                    size_t nd = len - (size_t)(dot - name) - 2;
+                    unsigned d0 = (unsigned)(dot[2] - '0');
+                    op->sel = (uint16_t)(nd << 12);
+                    for (size_t dk = 0; dk < nd; dk++)
+                        op->sel |= (uint16_t)((dot[1 + nd - dk] - '0') << (3 * dk));
+                    if (nd > 1)
+                        op->vec_comp = dot[1] == 'b' ? PTX_VCOMP_BSEL : PTX_VCOMP_HSEL;
+                    else if (dot[1] == 'b' && d0 <= 3)
+                        op->vec_comp = (uint8_t)(5 + d0);
+                    else if (dot[1] == 'h' && d0 <= 1)
+                        op->vec_comp = (uint8_t)(9 + d0);
+                    else {
+                        ERR_TOK(ps, "invalid video selector '%s'", dot);
+                        ptx_next(ps);
+                        return false;
+                    }
+                } else if (c)
                     op->vec_comp = (uint8_t)(1 + (c - comps));
                 else
                     op->vec_comp = (uint8_t)(1 + (strchr("rgba", dot[1]) - "rgba"));
@@ -236,6 +250,20 @@ static bool ptx_parse_operand(struct ptx_parser *ps, struct ptx_operand *op)
     case '-': {
         /* -0f..., -1.5: negate a float literal by its sign bit. */
         ptx_next(ps);
+        if (ps->tok.kind == PTX_TK_IDENT &&
+            (ptx_binding(ps, ps->tok.id)->reg || ptx_name(ps, ps->tok.id)[0] == '%')) {
+            /* -%r: a negated register source (vmad; the checker limits it) */
+            struct ptx_loc at = op->loc;
+            if (!ptx_resolve_ident(ps, op))
+                return false;
+            if (op->kind != PTX_OPND_REG) {
+                ptx_error_at(ps, at.line, at.col, "only a register can be negated with '-'");
+                return false;
+            }
+            op->loc = at;
+            op->arith_neg = true;
+            return true;
+        }
         if (ps->tok.kind == PTX_TK_F32 || ps->tok.kind == PTX_TK_F64) {
             op->kind = ps->tok.kind == PTX_TK_F32 ? PTX_OPND_IMM_F32 : PTX_OPND_IMM_F64;
             op->fbits = ps->tok.ival ^ (ps->tok.kind == PTX_TK_F32 ? 0x80000000u : 0x8000000000000000ull);

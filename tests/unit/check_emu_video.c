@@ -237,6 +237,14 @@ START_TEST(test_refused_by_name)
         { "vmad.u32.u32.u32.shr7.shr15 %r2, %r1, %r1, %r1;", "vmad" },
         { "vabsdiff.f32.u32.u32 %r2, %r1, %r1;", "vabsdiff" },
         { "vset4.u32.u32.add %r2, %r1, %r1, %r1;", "vset4" },                  /* no comparison */
+        { "vmad.s32.s32.s32 %r2, -%r1, %r1, -%r1;", "vmad" },                  /* product and c negated */
+        { "vmad.u32.u32.u32.po %r2, %r1, -%r1, %r1;", "vmad" },                /* .po with negation */
+        { "vadd2.u32.u32.u32 %r2.h01, %r1, %r1, %r1;", "vadd2" },              /* mask digits ascending */
+        { "vadd4.u32.u32.u32 %r2.b33, %r1, %r1, %r1;", "vadd4" },              /* mask digit repeated */
+        { "vadd4.u32.u32.u32 %r2, %r1.b321, %r1, %r1;", "vadd4" },             /* 3-digit source selector */
+        { "vavrg2.u32.u32.u32 %r2, %r1, %r1.b10, %r1;", "vavrg2" },            /* byte selector on vop2 */
+        { "vmin2.u32.u32.u32 %r2, %r1, %r1, %r1.h10;", "vmin2" },              /* selector on c */
+        { "vadd.u32.u32.u32 %r2, %r1.h10, %r1;", "vadd" },                     /* SIMD selector on a scalar op */
     };
     struct loom_device *dev;
     ck_assert_int_eq(loom_device_create(NULL, &dev), LOOM_OK);
@@ -326,6 +334,30 @@ START_TEST(test_selectors_merge)
 }
 END_TEST
 
+/* Explicit SIMD source selectors pick from the pair {b, a} and a multi-byte mask
+ * merges with c: a's bytes reversed (.b0123) plus b's byte 0 in every element
+ * (.b4444), elements 3 and 1 written (.b31). And vmad with a negated half-word
+ * source: 100 - tid * 7 (signed). */
+START_TEST(test_simd_selectors_masks)
+{
+    static const char ptx[] = SMALL_HEAD
+        "add.u32 %r4, %r1, 0x04030201;\n"         /* bytes 1 + tid, 2, 3, 4 */
+        "mov.u32 %r5, 0x50607080;\n"
+        "vadd4.u32.u32.u32 %r3.b31, %r4.b0123, %r5.b4444, 0x11223344;\n"
+        "mov.u32 %r6, 0x00090007;\n"
+        "vmad.s32.s32.s32 %r7, %r1, -%r6.h0, 100;\n"
+        "add.u32 %r3, %r3, %r7;\n"
+        SMALL_TAIL;
+    uint32_t got[64];
+    run_small(ptx, got);
+    for (uint32_t t = 0; t < 64; t++) {
+        uint32_t simd = ((0x81u + t) & 0xFFu) << 24 | 0x22u << 16 | 0x83u << 8 | 0x44u;
+        uint32_t want = simd + (uint32_t)(100 - (int32_t)t * 7);
+        ck_assert_msg(got[t] == want, "thread %u: got 0x%08x, want 0x%08x", t, got[t], want);
+    }
+}
+END_TEST
+
 Suite *emu_video_suite(void)
 {
     Suite *s = suite_create("emu_video");
@@ -339,6 +371,7 @@ Suite *emu_video_suite(void)
     tcase_add_test(sel, test_refused_by_name);
     tcase_add_test(sel, test_guarded_sad);
     tcase_add_test(sel, test_selectors_merge);
+    tcase_add_test(sel, test_simd_selectors_masks);
     suite_add_tcase(s, sel);
     return s;
 }

@@ -213,6 +213,29 @@ START_TEST(test_lex_tokens)
 }
 END_TEST
 
+/* Video selectors lex as part of the register name: .b with 1-4 digits 0-7, .h
+ * with 1-2 digits 0-3; anything longer or other digits is a separate word. */
+START_TEST(test_lex_video_selectors)
+{
+    struct ptx_arena *a = ptx_arena_new();
+    struct ptx_interner *in = ptx_interner_new(a);
+    const char *s = "%r1.b3210 %r1.h10 %r1.b7 %r1.b01234 %r1.h4";
+    static const char *want[] = { "%r1.b3210", "%r1.h10", "%r1.b7", "%r1", ".b01234", "%r1", ".h4" };
+    struct ptx_lexer lx;
+    struct ptx_token t;
+    ptx_lex_init(&lx, s, strlen(s), in);
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        ptx_lex_next(&lx, &t);
+        ck_assert_int_eq(t.kind, want[i][0] == '%' ? PTX_TK_IDENT : PTX_TK_DOTWORD);
+        ck_assert_str_eq(ptx_interner_str(in, t.id), want[i]);
+    }
+    ptx_lex_next(&lx, &t);
+    ck_assert_int_eq(t.kind, PTX_TK_EOF);
+    ptx_interner_free(in);
+    ptx_arena_free(a);
+}
+END_TEST
+
 /* ---- Parser --------------------------------------------------------------------------- */
 
 static const char *basic_src = HDR
@@ -466,6 +489,50 @@ START_TEST(test_parse_scoped_labels)
 }
 END_TEST
 
+/* Video operands: selectors and masks of one to four digits (digit 0 is the last
+ * written) and registers negated with '-' (vmad). */
+START_TEST(test_parse_video_operands)
+{
+    struct parsed p;
+    parse_src(&p, HDR ".entry k() {\n .reg .b32 %r<5>;\n"
+                      " vadd2.u32.u32.u32 %r1.h10, %r2.h32, %r3.h01, %r4;\n"
+                      " vmax4.s32.s32.s32.sat %r1.b31, %r2.b7250, %r3, %r4;\n"
+                      " vmad.s32.s32.u32 %r1, -%r2.b2, %r3.h1, -%r4;\n"
+                      " ret;\n}\n");
+    ck_assert_msg(p.m && p.d.nerrors == 0, "%s", p.text);
+    struct ptx_func *f = func(&p, "k");
+    const struct ptx_operand *o = f->instrs[0].ops;
+    ck_assert_uint_eq(o[0].vec_comp, PTX_VCOMP_HSEL);
+    ck_assert_uint_eq(ptx_sel_ndigits(o[0].sel), 2);
+    ck_assert_uint_eq(ptx_sel_digit(o[0].sel, 0), 0);
+    ck_assert_uint_eq(ptx_sel_digit(o[0].sel, 1), 1);
+    ck_assert_uint_eq(ptx_sel_digit(o[1].sel, 0), 2);
+    ck_assert_uint_eq(ptx_sel_digit(o[1].sel, 1), 3);
+    ck_assert_uint_eq(ptx_sel_digit(o[2].sel, 0), 1);
+    ck_assert_uint_eq(ptx_sel_digit(o[2].sel, 1), 0);
+    ck_assert_uint_eq(o[3].vec_comp, 0);
+    ck_assert_uint_eq(o[3].sel, 0);
+    ck_assert_int_eq(o[1].reg, o[2].reg - 1);
+    o = f->instrs[1].ops;
+    ck_assert_uint_eq(o[0].vec_comp, PTX_VCOMP_BSEL);
+    ck_assert_uint_eq(ptx_sel_ndigits(o[0].sel), 2);
+    ck_assert_uint_eq(ptx_sel_digit(o[0].sel, 0), 1);
+    ck_assert_uint_eq(ptx_sel_digit(o[0].sel, 1), 3);
+    ck_assert_uint_eq(ptx_sel_ndigits(o[1].sel), 4);
+    static const unsigned b7250[4] = { 0, 5, 2, 7 };
+    for (unsigned k = 0; k < 4; k++)
+        ck_assert_uint_eq(ptx_sel_digit(o[1].sel, k), b7250[k]);
+    o = f->instrs[2].ops;
+    ck_assert(!o[0].arith_neg && o[1].arith_neg && !o[2].arith_neg && o[3].arith_neg);
+    ck_assert_uint_eq(o[1].vec_comp, 5 + 2);
+    ck_assert_uint_eq(ptx_sel_ndigits(o[1].sel), 1);
+    ck_assert_uint_eq(ptx_sel_digit(o[1].sel, 0), 2);
+    ck_assert_uint_eq(o[2].vec_comp, 9 + 1);
+    ck_assert_uint_eq(o[1].loc.col, 24);
+    parsed_free(&p);
+}
+END_TEST
+
 START_TEST(test_parse_debug_directives)
 {
     struct parsed p;
@@ -512,6 +579,10 @@ static const struct {
     { ".reg .b32 %r1;", "t.ptx:8:11: error: redefinition of '%r1'\n" },
     { "mul.wide.s32 %r1, %r1, 2;", "t.ptx:8:14: error: operand 1 of 'mul.wide.s32': register '%r1' of type .b32 does not match .s64\n" },
     { "X: X: ret;", "t.ptx:8:4: error: redefinition of label 'X'\n" },
+    { "vadd.u32.u32.u32 %r1, %r1.b5, %r1;", "t.ptx:8:23: error: invalid video selector '.b5'\n" },
+    { "add.s32 %r1, -%r1, 1;", "t.ptx:8:14: error: operand 2 of 'add.s32': only vmad negates register operands\n" },
+    { "add.s32 %r1, %r1.b0, 1;",
+      "t.ptx:8:14: error: operand 2 of 'add.s32': byte/half-word selectors are for video instructions\n" },
 };
 
 START_TEST(test_diagnostics)
@@ -681,6 +752,7 @@ Suite *ptx_suite(void)
     tc = tcase_create("lexer");
     tcase_add_loop_test(tc, test_lex_numbers, 0, sizeof lex_cases / sizeof lex_cases[0]);
     tcase_add_test(tc, test_lex_tokens);
+    tcase_add_test(tc, test_lex_video_selectors);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("parser");
@@ -688,6 +760,7 @@ Suite *ptx_suite(void)
     tcase_add_test(tc, test_parse_calls);
     tcase_add_test(tc, test_parse_scoped_labels);
     tcase_add_test(tc, test_parse_debug_directives);
+    tcase_add_test(tc, test_parse_video_operands);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("diagnostics");

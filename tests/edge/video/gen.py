@@ -245,6 +245,84 @@ def vset_simd_form(n, at, bt, cmp, add=False, mask=None):
     return text, model
 
 
+def simd_pick(x, y, sel, n):
+    """Elements selected by an explicit .hxy / .bwxyz selector (PTX ISA: SIMD Video
+    Instructions): the digits, high element first, index the elements of the pair
+    {y, x} (x's elements first); None is the default selector of x's own elements."""
+    w = 32 // n
+    pool = [(x >> (w * i)) & ((1 << w) - 1) for i in range(n)] + [(y >> (w * i)) & ((1 << w) - 1) for i in range(n)]
+    if sel is None:
+        return pool[:n]
+    digits = [int(ch) for ch in sel[1:]]
+    assert len(digits) == n
+    return [pool[digits[n - 1 - i]] for i in range(n)]
+
+
+def simd_mask(mask, n):
+    if mask is None:
+        return [True] * n
+    return [str(i) in mask[1:] for i in range(n)]
+
+
+def simd_sel_form(op, n, dt, at, bt, sat=False, add=False, mask=None, asel=None, bsel=None, cmp=None):
+    """vop2 / vop4 / vset2 / vset4 with explicit source selectors and multi-element masks."""
+    if cmp:
+        text = "vset%d.%s.%s.%s%s %s, %s, %s, %%rc" % (n, at, bt, cmp, ".add" if add else "", opnd("%rd", mask),
+                                                      opnd("%ra", asel), opnd("%rb", bsel))
+    else:
+        text = "v%s%d.%s.%s.%s%s%s %s, %s, %s, %%rc" % (op, n, dt, at, bt, ".sat" if sat else "", ".add" if add else "",
+                                                       opnd("%rd", mask), opnd("%ra", asel), opnd("%rb", bsel))
+    w = 32 // n
+    dflt_b = None if bsel is None else bsel
+
+    def model(a, b, c):
+        va = simd_pick(a, b, asel, n)
+        vb = simd_pick(b, a, dflt_b, n) if bsel is None else simd_pick(a, b, bsel, n)
+        t = []
+        for i in range(n):
+            x, y = sx(va[i], w) if S[at] else va[i], sx(vb[i], w) if S[bt] else vb[i]
+            if cmp:
+                v = 1 if CMP[cmp](x, y) else 0
+            else:
+                v = SIMD[op](x, y)
+                if sat:
+                    v = clamp(v, -(1 << (w - 1)), (1 << (w - 1)) - 1) if S[dt] else clamp(v, 0, (1 << w) - 1)
+            t.append(v)
+        on = simd_mask(mask, n)
+        if add:
+            return (c + sum(t[i] for i in range(n) if on[i])) & M32
+        d = 0
+        for i in range(n):
+            v = t[i] if on[i] else c >> (w * i)
+            d |= (v & ((1 << w) - 1)) << (w * i)
+        return d
+    return text, model
+
+
+def vmad_neg_form(dt, at, bt, na=False, nb=False, nc=False, sat=False, scale=None, asel=None, bsel=None):
+    """vmad with negated operands: the product is negated when exactly one of a, b
+    is (PTX ISA: vmad), c as written; either makes the operation signed (the
+    shift arithmetic, .sat to the s32 range), on an H100 even for .u32 types."""
+    text = "vmad.%s.%s.%s%s%s %%rd, %s%s, %s%s, %s%%rc" % (dt, at, bt, ".sat" if sat else "", "." + scale if scale else "",
+                                                        "-" if na else "", opnd("%ra", asel), "-" if nb else "",
+                                                        opnd("%rb", bsel), "-" if nc else "")
+
+    def model(a, b, c):
+        neg = na != nb
+        signed = S[at] or S[bt] or neg or nc
+        ta = part(a, S[at] or asel is None, asel)
+        tb = part(b, S[bt] or bsel is None, bsel)
+        p = -(ta * tb) if neg else ta * tb
+        t = p + (-sx(c, 32) if nc else sx(c, 32))
+        if scale:
+            sh = 7 if scale == "shr7" else 15
+            t = t >> sh if signed else (t & ((1 << 64) - 1)) >> sh
+        if sat:
+            t = clamp(sx(t, 64), -(1 << 31), (1 << 31) - 1) if signed else clamp(sx(t, 64), 0, M32)
+        return t & M32
+    return text, model
+
+
 # ------------------------------------------------------------------ the forms
 def scalar_group(op):
     f = scalar_form
@@ -333,6 +411,64 @@ def vset_simd_group(n):
     return out
 
 
+def simdsel_group(n):
+    f = simd_sel_form
+    if n == 2:
+        sels = [("h10", "h32"), ("h32", "h10"), ("h01", "h23"), ("h00", "h11"), ("h21", "h03"), ("h33", "h22"),
+                ("h13", None), (None, "h20")]
+        masks = ["h10", "h0", "h1"]
+    else:
+        sels = [("b3210", "b7654"), ("b7654", "b3210"), ("b0123", "b4567"), ("b0000", "b7777"), ("b6420", "b7531"),
+                ("b1357", None), (None, "b2301"), ("b7250", "b0615")]
+        masks = ["b3210", "b10", "b32", "b210", "b31", "b320", "b0", "b3"]
+    out = []
+    ops = ["add", "sub", "avrg", "absdiff", "min", "max"]
+    for k, (asel, bsel) in enumerate(sels):
+        op = ops[k % len(ops)]
+        out += [f(op, n, "u32", "u32", "u32", asel=asel, bsel=bsel),
+                f(ops[(k + 1) % 6], n, "s32", "s32", "s32", sat=True, asel=asel, bsel=bsel),
+                f(ops[(k + 2) % 6], n, "s32", "u32", "s32", add=True, asel=asel, bsel=bsel)]
+    for k, mask in enumerate(masks):
+        out += [f(ops[k % 6], n, "u32", "s32", "u32", sat=k % 2 == 1, mask=mask,
+                  asel=sels[k % len(sels)][0], bsel=sels[(k + 3) % len(sels)][1]),
+                f(ops[(k + 3) % 6], n, "s32", "s32", "u32", add=True, mask=mask)]
+    return out
+
+
+def vsetsel_group():
+    f = simd_sel_form
+    out = []
+    for k, cmp in enumerate(CMP):
+        out += [f(None, 2, None, "u32", "s32", cmp=cmp, asel=["h01", "h32", "h23", "h10", "h11", "h30"][k],
+                  bsel=["h23", "h00", "h10", "h21", "h32", "h02"][k]),
+                f(None, 4, None, "s32", "u32", cmp=cmp, asel=["b0123", "b7654", "b4567", "b1032", "b3333", "b7250"][k],
+                  bsel=["b4567", "b3210", "b0000", "b7531", "b6420", "b0615"][k])]
+    out += [f(None, 2, None, "s32", "s32", cmp="lt", mask="h10", asel="h32", bsel="h10"),
+            f(None, 2, None, "u32", "u32", cmp="ge", add=True, mask="h10", asel="h12"),
+            f(None, 4, None, "u32", "u32", cmp="ne", mask="b21", asel="b1111"),
+            f(None, 4, None, "s32", "s32", cmp="gt", add=True, mask="b310", bsel="b0246"),
+            f(None, 4, None, "u32", "s32", cmp="le", mask="b3210"),
+            f(None, 4, None, "s32", "u32", cmp="eq", add=True, mask="b30", asel="b7654", bsel="b3210")]
+    return out
+
+
+def vmadneg_group():
+    f = vmad_neg_form
+    out = []
+    for dt, at, bt in (("u32", "u32", "u32"), ("s32", "s32", "s32"), ("s32", "u32", "s32"), ("u32", "s32", "u32")):
+        out += [f(dt, at, bt, na=True), f(dt, at, bt, nb=True), f(dt, at, bt, nc=True),
+                f(dt, at, bt, na=True, nb=True), f(dt, at, bt, na=True, nb=True, nc=True)]
+    out += [f("u32", "u32", "u32", na=True, sat=True), f("s32", "s32", "s32", nb=True, sat=True),
+            f("u32", "u32", "u32", nc=True, sat=True), f("u32", "u32", "u32", na=True, nb=True, sat=True),
+            f("u32", "u32", "u32", na=True, scale="shr7"), f("s32", "s32", "s32", nc=True, scale="shr15"),
+            f("u32", "u32", "u32", na=True, nb=True, nc=True, sat=True, scale="shr15"),
+            f("u32", "u32", "u32", na=True, asel="h1", bsel="b2"), f("s32", "s32", "u32", nb=True, asel="b3", bsel="h0"),
+            f("u32", "u32", "u32", nc=True, asel="b0", bsel="b1", sat=True),
+            f("u32", "s32", "s32", na=True, nb=True, nc=True, sat=True, scale="shr7"),
+            f("s32", "u32", "u32", na=True, asel="h0", bsel="h1", scale="shr15")]
+    return out
+
+
 # (kernel name, input set, forms)
 KERNELS = [
     ("vadd", "gen", scalar_group("vadd")), ("vsub", "gen", scalar_group("vsub")),
@@ -343,6 +479,8 @@ KERNELS = [
     ("simd2_a", "gen", simd_group(2, ["add", "sub", "avrg"])), ("simd2_b", "gen", simd_group(2, ["absdiff", "min", "max"])),
     ("simd4_a", "gen", simd_group(4, ["add", "sub", "avrg"])), ("simd4_b", "gen", simd_group(4, ["absdiff", "min", "max"])),
     ("vset2", "gen", vset_simd_group(2)), ("vset4", "gen", vset_simd_group(4)),
+    ("simdsel2", "gen", simdsel_group(2)), ("simdsel4", "gen", simdsel_group(4)),
+    ("vsetsel", "gen", vsetsel_group()), ("vmadneg", "gen", vmadneg_group()),
 ]
 
 
