@@ -9,54 +9,9 @@
 #include "emu/emu_lanes.h"
 
 /* ---- Handler stamps ----------------------------------------------------------
- * One handler per (operation, modifiers): the lane expression EXPR reads the
- * lane's source bits a, b, c and yields the result bits. Rounding, .ftz and
- * .sat are compile-time constants of the expression, never branches on data
- * of the instruction. */
-#define H32_1(name, EXPR) \
-    static int name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
-    { \
-        uint32_t *d = w->r32[in->d]; const uint32_t *ra = w->r32[in->a]; \
-        EMU_EACH(l) { uint32_t a = ra[l]; EMU_BLEND32(d, m, l, (EXPR)); } \
-        return EMU_CONTINUE; \
-    }
-#define H32_2(name, EXPR) \
-    static int name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
-    { \
-        uint32_t *d = w->r32[in->d]; const uint32_t *ra = w->r32[in->a], *rb = w->r32[in->b]; \
-        EMU_EACH(l) { uint32_t a = ra[l], b = rb[l]; EMU_BLEND32(d, m, l, (EXPR)); } \
-        return EMU_CONTINUE; \
-    }
-#define H32_3(name, EXPR) \
-    static int name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
-    { \
-        uint32_t *d = w->r32[in->d]; \
-        const uint32_t *ra = w->r32[in->a], *rb = w->r32[in->b], *rc = w->r32[in->c]; \
-        EMU_EACH(l) { uint32_t a = ra[l], b = rb[l], c = rc[l]; EMU_BLEND32(d, m, l, (EXPR)); } \
-        return EMU_CONTINUE; \
-    }
-#define H64_1(name, EXPR) \
-    static int name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
-    { \
-        uint64_t *d = w->r64[in->d]; const uint64_t *ra = w->r64[in->a]; \
-        EMU_EACH(l) { uint64_t a = ra[l]; EMU_PUT64(d, m, l, (EXPR)); } \
-        return EMU_CONTINUE; \
-    }
-#define H64_2(name, EXPR) \
-    static int name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
-    { \
-        uint64_t *d = w->r64[in->d]; const uint64_t *ra = w->r64[in->a], *rb = w->r64[in->b]; \
-        EMU_EACH(l) { uint64_t a = ra[l], b = rb[l]; EMU_PUT64(d, m, l, (EXPR)); } \
-        return EMU_CONTINUE; \
-    }
-#define H64_3(name, EXPR) \
-    static int name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
-    { \
-        uint64_t *d = w->r64[in->d]; \
-        const uint64_t *ra = w->r64[in->a], *rb = w->r64[in->b], *rc = w->r64[in->c]; \
-        EMU_EACH(l) { uint64_t a = ra[l], b = rb[l], c = rc[l]; EMU_PUT64(d, m, l, (EXPR)); } \
-        return EMU_CONTINUE; \
-    }
+ * One handler per (operation, modifiers), made by EMU_STAMP32_n/EMU_STAMP64_n
+ * (emu_lanes.h). Rounding, .ftz and .sat are compile-time constants of the lane
+ * expression, never branches on data of the instruction. */
 
 /* Stamps op over the four rounding modes (N Z M P), .ftz (0/1) and .sat (0/1),
  * and a table t_op[rnd][ftz][sat] of the handlers. */
@@ -213,21 +168,21 @@ static inline __attribute__((always_inline)) uint32_t f32_fma_hw(uint32_t a, uin
 {
     return fin32(emu_b32(__builtin_fmaf(fl(a), fl(b), fl(c))), 0, sat);
 }
-__attribute__((target("avx2,fma"))) H32_3(h_fma_hw, f32_fma_hw(a, b, c, 0))
-__attribute__((target("avx2,fma"))) H32_3(h_fma_hw_sat, f32_fma_hw(a, b, c, 1))
+__attribute__((target("avx2,fma"))) EMU_STAMP32_3(h_fma_hw, f32_fma_hw(a, b, c, 0))
+__attribute__((target("avx2,fma"))) EMU_STAMP32_3(h_fma_hw_sat, f32_fma_hw(a, b, c, 1))
 static bool fma_hw(void)
 {
     return __builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2");
 }
 #endif
 
-STAMP_RFS(H32_2, f32_add, ARGS2)
-STAMP_RFS(H32_2, f32_sub, ARGS2)
-STAMP_RFS(H32_2, f32_mul, ARGS2)
-STAMP_RFS(H32_3, f32_fma, ARGS3)
-STAMP_RFS(H32_2, f32_div, ARGS2)
-STAMP_RFS(H32_1, f32_rcp, ARGS1)
-STAMP_RFS(H32_1, f32_sqrt, ARGS1)
+STAMP_RFS(EMU_STAMP32_2, f32_add, ARGS2)
+STAMP_RFS(EMU_STAMP32_2, f32_sub, ARGS2)
+STAMP_RFS(EMU_STAMP32_2, f32_mul, ARGS2)
+STAMP_RFS(EMU_STAMP32_3, f32_fma, ARGS3)
+STAMP_RFS(EMU_STAMP32_2, f32_div, ARGS2)
+STAMP_RFS(EMU_STAMP32_1, f32_rcp, ARGS1)
+STAMP_RFS(EMU_STAMP32_1, f32_sqrt, ARGS1)
 
 /* ---- f32 approximate forms ------------------------------------------------------
  * sm_90 computes these on the multi-function unit (MUFU) with fix-up code
@@ -386,23 +341,23 @@ static inline uint32_t f32_tanh(uint32_t a)
     return canon32(emu_f64_to_f32(tanh((double)fl(a)), EMU_RND_N));
 }
 
-H32_1(h_rcp_approx, f32_rcp_approx(a, 0))
-H32_1(h_rcp_approx_ftz, f32_rcp_approx(a, 1))
-H32_1(h_sqrt_approx, f32_sqrt_approx(a, 0))
-H32_1(h_sqrt_approx_ftz, f32_sqrt_approx(a, 1))
-H32_1(h_rsqrt_approx, f32_rsqrt_approx(a, 0))
-H32_1(h_rsqrt_approx_ftz, f32_rsqrt_approx(a, 1))
-H32_2(h_div_approx, f32_div_approx(a, b, 0))
-H32_2(h_div_approx_ftz, f32_div_approx(a, b, 1))
-H32_2(h_div_full, f32_div_full(a, b, 0))
-H32_2(h_div_full_ftz, f32_div_full(a, b, 1))
-H32_1(h_sin, f32_sincos(a, 0))
-H32_1(h_cos, f32_sincos(a, 1))
-H32_1(h_ex2, f32_ex2(a, 0))
-H32_1(h_ex2_ftz, f32_ex2(a, 1))
-H32_1(h_lg2, f32_lg2(a, 0))
-H32_1(h_lg2_ftz, f32_lg2(a, 1))
-H32_1(h_tanh, f32_tanh(a))
+EMU_STAMP32_1(h_rcp_approx, f32_rcp_approx(a, 0))
+EMU_STAMP32_1(h_rcp_approx_ftz, f32_rcp_approx(a, 1))
+EMU_STAMP32_1(h_sqrt_approx, f32_sqrt_approx(a, 0))
+EMU_STAMP32_1(h_sqrt_approx_ftz, f32_sqrt_approx(a, 1))
+EMU_STAMP32_1(h_rsqrt_approx, f32_rsqrt_approx(a, 0))
+EMU_STAMP32_1(h_rsqrt_approx_ftz, f32_rsqrt_approx(a, 1))
+EMU_STAMP32_2(h_div_approx, f32_div_approx(a, b, 0))
+EMU_STAMP32_2(h_div_approx_ftz, f32_div_approx(a, b, 1))
+EMU_STAMP32_2(h_div_full, f32_div_full(a, b, 0))
+EMU_STAMP32_2(h_div_full_ftz, f32_div_full(a, b, 1))
+EMU_STAMP32_1(h_sin, f32_sincos(a, 0))
+EMU_STAMP32_1(h_cos, f32_sincos(a, 1))
+EMU_STAMP32_1(h_ex2, f32_ex2(a, 0))
+EMU_STAMP32_1(h_ex2_ftz, f32_ex2(a, 1))
+EMU_STAMP32_1(h_lg2, f32_lg2(a, 0))
+EMU_STAMP32_1(h_lg2_ftz, f32_lg2(a, 1))
+EMU_STAMP32_1(h_tanh, f32_tanh(a))
 
 /* ---- f32 min/max, abs/neg, copysign ---------------------------------------------
  * min/max order -0 below +0 and return the other operand when one is NaN
@@ -433,10 +388,10 @@ static inline uint32_t f32_minmax(uint32_t a, uint32_t b, int max, int ftz, int 
     return r;
 }
 #define STAMP_MM(op, max) \
-    H32_2(op##_000, f32_minmax(a, b, max, 0, 0, 0)) H32_2(op##_001, f32_minmax(a, b, max, 0, 0, 1)) \
-    H32_2(op##_010, f32_minmax(a, b, max, 0, 1, 0)) H32_2(op##_011, f32_minmax(a, b, max, 0, 1, 1)) \
-    H32_2(op##_100, f32_minmax(a, b, max, 1, 0, 0)) H32_2(op##_101, f32_minmax(a, b, max, 1, 0, 1)) \
-    H32_2(op##_110, f32_minmax(a, b, max, 1, 1, 0)) H32_2(op##_111, f32_minmax(a, b, max, 1, 1, 1)) \
+    EMU_STAMP32_2(op##_000, f32_minmax(a, b, max, 0, 0, 0)) EMU_STAMP32_2(op##_001, f32_minmax(a, b, max, 0, 0, 1)) \
+    EMU_STAMP32_2(op##_010, f32_minmax(a, b, max, 0, 1, 0)) EMU_STAMP32_2(op##_011, f32_minmax(a, b, max, 0, 1, 1)) \
+    EMU_STAMP32_2(op##_100, f32_minmax(a, b, max, 1, 0, 0)) EMU_STAMP32_2(op##_101, f32_minmax(a, b, max, 1, 0, 1)) \
+    EMU_STAMP32_2(op##_110, f32_minmax(a, b, max, 1, 1, 0)) EMU_STAMP32_2(op##_111, f32_minmax(a, b, max, 1, 1, 1)) \
     static const emu_fn t_##op[2][2][2] = { {{op##_000, op##_001}, {op##_010, op##_011}}, \
                                             {{op##_100, op##_101}, {op##_110, op##_111}} };
 STAMP_MM(f32_min, 0)
@@ -451,11 +406,11 @@ static inline uint32_t f32_absneg(uint32_t a, int neg, int ftz)
     a = neg ? a ^ SIGN32 : a & 0x7FFFFFFFu;
     return canon32(a);
 }
-H32_1(h_abs32, f32_absneg(a, 0, 0))
-H32_1(h_abs32_ftz, f32_absneg(a, 0, 1))
-H32_1(h_neg32, f32_absneg(a, 1, 0))
-H32_1(h_neg32_ftz, f32_absneg(a, 1, 1))
-H32_2(h_copysign32, (b & 0x7FFFFFFFu) | (a & SIGN32))
+EMU_STAMP32_1(h_abs32, f32_absneg(a, 0, 0))
+EMU_STAMP32_1(h_abs32_ftz, f32_absneg(a, 0, 1))
+EMU_STAMP32_1(h_neg32, f32_absneg(a, 1, 0))
+EMU_STAMP32_1(h_neg32_ftz, f32_absneg(a, 1, 1))
+EMU_STAMP32_2(h_copysign32, (b & 0x7FFFFFFFu) | (a & SIGN32))
 
 /* ---- f64 ------------------------------------------------------------------------
  * f64 arithmetic keeps NaN payloads (PTX ISA "Floating-Point Instructions"):
@@ -490,13 +445,13 @@ static inline uint64_t f64_fma_rn(uint64_t a, uint64_t b, uint64_t c)
 {
     return nan64(emu_b64(fma(fd(a), fd(b), fd(c))), b, c, a);
 }
-H64_2(h_add64, f64_add_rn(a, b))
-H64_2(h_sub64, f64_sub_rn(a, b))
-H64_2(h_mul64, f64_mul_rn(a, b))
-H64_2(h_div64, f64_div_rn(a, b))
-H64_1(h_rcp64, f64_rcp_rn(a))
-H64_1(h_sqrt64, f64_sqrt_rn(a))
-H64_3(h_fma64, f64_fma_rn(a, b, c))
+EMU_STAMP64_2(h_add64, f64_add_rn(a, b))
+EMU_STAMP64_2(h_sub64, f64_sub_rn(a, b))
+EMU_STAMP64_2(h_mul64, f64_mul_rn(a, b))
+EMU_STAMP64_2(h_div64, f64_div_rn(a, b))
+EMU_STAMP64_1(h_rcp64, f64_rcp_rn(a))
+EMU_STAMP64_1(h_sqrt64, f64_sqrt_rn(a))
+EMU_STAMP64_3(h_fma64, f64_fma_rn(a, b, c))
 
 /* add/sub .rz/.rm/.rp.f64 from TwoSum: s = RN(a+b) moves one ulp toward the
  * exact sum when the error term says the mode wants the other neighbour. */
@@ -529,17 +484,17 @@ static inline uint64_t f64_sub_dir(uint64_t a, uint64_t b, int rnd)
 {
     return isnan64(b) ? nan64(b, b, b, b) : f64_add_dir(a, b ^ SIGN64, rnd);
 }
-H64_2(h_add64_rz, f64_add_dir(a, b, EMU_RND_Z))
-H64_2(h_add64_rm, f64_add_dir(a, b, EMU_RND_M))
-H64_2(h_add64_rp, f64_add_dir(a, b, EMU_RND_P))
-H64_2(h_sub64_rz, f64_sub_dir(a, b, EMU_RND_Z))
-H64_2(h_sub64_rm, f64_sub_dir(a, b, EMU_RND_M))
-H64_2(h_sub64_rp, f64_sub_dir(a, b, EMU_RND_P))
+EMU_STAMP64_2(h_add64_rz, f64_add_dir(a, b, EMU_RND_Z))
+EMU_STAMP64_2(h_add64_rm, f64_add_dir(a, b, EMU_RND_M))
+EMU_STAMP64_2(h_add64_rp, f64_add_dir(a, b, EMU_RND_P))
+EMU_STAMP64_2(h_sub64_rz, f64_sub_dir(a, b, EMU_RND_Z))
+EMU_STAMP64_2(h_sub64_rm, f64_sub_dir(a, b, EMU_RND_M))
+EMU_STAMP64_2(h_sub64_rp, f64_sub_dir(a, b, EMU_RND_P))
 /* sub whose a was defined after b (emu_codegen.c): a's NaN comes first. */
-H64_2(h_sub64_afirst, nan64(emu_b64(fd(a) - fd(b)), a, b, b))
-H64_2(h_sub64_afirst_rz, isnan64(a) ? a | QNAN64 : f64_sub_dir(a, b, EMU_RND_Z))
-H64_2(h_sub64_afirst_rm, isnan64(a) ? a | QNAN64 : f64_sub_dir(a, b, EMU_RND_M))
-H64_2(h_sub64_afirst_rp, isnan64(a) ? a | QNAN64 : f64_sub_dir(a, b, EMU_RND_P))
+EMU_STAMP64_2(h_sub64_afirst, nan64(emu_b64(fd(a) - fd(b)), a, b, b))
+EMU_STAMP64_2(h_sub64_afirst_rz, isnan64(a) ? a | QNAN64 : f64_sub_dir(a, b, EMU_RND_Z))
+EMU_STAMP64_2(h_sub64_afirst_rm, isnan64(a) ? a | QNAN64 : f64_sub_dir(a, b, EMU_RND_M))
+EMU_STAMP64_2(h_sub64_afirst_rp, isnan64(a) ? a | QNAN64 : f64_sub_dir(a, b, EMU_RND_P))
 
 /* mul/fma/div/rcp/sqrt with .rz/.rm/.rp.f64: exact error terms of products
  * and quotients fail in the subnormal range, so these rare forms switch the
@@ -609,15 +564,15 @@ static inline uint64_t f64_minmax(uint64_t a, uint64_t b, int max)
     r = isnan64(a) ? b : r;
     return (isnan64(a) && isnan64(b)) ? b | QNAN64 : r;
 }
-H64_2(h_min64, f64_minmax(a, b, 0))
-H64_2(h_max64, f64_minmax(a, b, 1))
-H64_1(h_abs64, isnan64(a) ? a | QNAN64 : a & ~SIGN64)
-H64_1(h_neg64, isnan64(a) ? a | QNAN64 : a ^ SIGN64)
-H64_2(h_copysign64, (b & ~SIGN64) | (a & SIGN64))
+EMU_STAMP64_2(h_min64, f64_minmax(a, b, 0))
+EMU_STAMP64_2(h_max64, f64_minmax(a, b, 1))
+EMU_STAMP64_1(h_abs64, isnan64(a) ? a | QNAN64 : a & ~SIGN64)
+EMU_STAMP64_1(h_neg64, isnan64(a) ? a | QNAN64 : a ^ SIGN64)
+EMU_STAMP64_2(h_copysign64, (b & ~SIGN64) | (a & SIGN64))
 
 /* rsqrt.approx.f64 refines the unit's estimate with a Newton step in double;
  * Loom gives 1/sqrt(a) rounded twice (well within that step's error). */
-H64_1(h_rsqrt64, nan64(emu_b64(1.0 / sqrt(fd(a))), a, a, a))
+EMU_STAMP64_1(h_rsqrt64, nan64(emu_b64(1.0 / sqrt(fd(a))), a, a, a))
 
 /* rcp.approx.ftz.f64 and rsqrt.approx.ftz.f64 read only the upper 32 bits of
  * a (sign, exponent, 20 fraction bits), flush subnormals to zero, and return
@@ -645,8 +600,8 @@ static inline uint64_t f64_rsqrt_approx_ftz(uint64_t a)
     uint64_t bad = isnan64(x) || ((x & SIGN64) && (x & ~SIGN64));
     return bad ? 0x7FFFFFFF00000000ull : r;
 }
-H64_1(h_rcp64_approx_ftz, f64_rcp_approx_ftz(a))
-H64_1(h_rsqrt64_approx_ftz, f64_rsqrt_approx_ftz(a))
+EMU_STAMP64_1(h_rcp64_approx_ftz, f64_rcp_approx_ftz(a))
+EMU_STAMP64_1(h_rsqrt64_approx_ftz, f64_rsqrt_approx_ftz(a))
 
 /* ---- testp ------------------------------------------------------------------------
  * Writes a predicate: one bit per lane from the class of the f32/f64 value.

@@ -162,36 +162,14 @@ static inline uint32_t h_tanh1(uint32_t a, int fmt)
 
 /* ---- Handlers -------------------------------------------------------------------
  * PAIR applies a 16-bit lane function to the low half (scalar types) or to
- * both halves (packed types, X2 = 1). */
+ * both halves (packed types, X2 = 1); EMU_STAMP32_n (emu_lanes.h) makes the
+ * handler around it. */
 #define LO(v) ((v) & 0xFFFFu)
 #define HI(v) ((v) >> 16)
 #define PAIR1(X2, F, a) ((X2) ? (F(LO(a)) | (F(HI(a)) << 16)) : F(LO(a)))
 #define PAIR2(X2, F, a, b) ((X2) ? (F(LO(a), LO(b)) | (F(HI(a), HI(b)) << 16)) : F(LO(a), LO(b)))
 #define PAIR3(X2, F, a, b, c) \
     ((X2) ? (F(LO(a), LO(b), LO(c)) | (F(HI(a), HI(b), HI(c)) << 16)) : F(LO(a), LO(b), LO(c)))
-
-#define HH_1(name, EXPR) \
-    static int name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
-    { \
-        uint32_t *d = w->r32[in->d]; const uint32_t *ra = w->r32[in->a]; \
-        EMU_EACH(l) { uint32_t a = ra[l]; EMU_BLEND32(d, m, l, (EXPR)); } \
-        return EMU_CONTINUE; \
-    }
-#define HH_2(name, EXPR) \
-    static int name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
-    { \
-        uint32_t *d = w->r32[in->d]; const uint32_t *ra = w->r32[in->a], *rb = w->r32[in->b]; \
-        EMU_EACH(l) { uint32_t a = ra[l], b = rb[l]; EMU_BLEND32(d, m, l, (EXPR)); } \
-        return EMU_CONTINUE; \
-    }
-#define HH_3(name, EXPR) \
-    static int name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
-    { \
-        uint32_t *d = w->r32[in->d]; \
-        const uint32_t *ra = w->r32[in->a], *rb = w->r32[in->b], *rc = w->r32[in->c]; \
-        EMU_EACH(l) { uint32_t a = ra[l], b = rb[l], c = rc[l]; EMU_BLEND32(d, m, l, (EXPR)); } \
-        return EMU_CONTINUE; \
-    }
 
 /* Type index: 0 f16, 1 f16x2, 2 bf16, 3 bf16x2. FMT_OF/X2_OF recover the parts. */
 #define FMT_OF(ti) ((ti) >= 2 ? BF16 : F16)
@@ -212,7 +190,7 @@ static inline uint32_t h_tanh1(uint32_t a, int fmt)
     STAMP_ARITH_1(OP, L, ti, 1, 0) STAMP_ARITH_1(OP, L, ti, 1, 1)
 #define STAMP_ARITH_1(OP, L, ti, F, S) \
     static inline uint32_t OP##_##ti##_##F##S##_l(uint32_t x, uint32_t y) { return L(ti, F, S, x, y); } \
-    HH_2(OP##_##ti##_##F##S, PAIR2(X2_OF(ti), OP##_##ti##_##F##S##_l, a, b))
+    EMU_STAMP32_2(OP##_##ti##_##F##S, PAIR2(X2_OF(ti), OP##_##ti##_##F##S##_l, a, b))
 STAMP_ARITH(hadd, ADD_L)
 STAMP_ARITH(hsub, SUB_L)
 STAMP_ARITH(hmul, MUL_L)
@@ -223,7 +201,7 @@ STAMP_ARITH(hmul, MUL_L)
     { \
         return h_fma1(x, y, z, FMT_OF(ti), F, S, R, O); \
     } \
-    HH_3(hfma_##ti##F##S##R##O, PAIR3(X2_OF(ti), hfma_##ti##F##S##R##O##_l, a, b, c))
+    EMU_STAMP32_3(hfma_##ti##F##S##R##O, PAIR3(X2_OF(ti), hfma_##ti##F##S##R##O##_l, a, b, c))
 #define STAMP_FMA_O(ti, F, S, R) STAMP_FMA_1(ti, F, S, R, 0) STAMP_FMA_1(ti, F, S, R, 1)
 #define STAMP_FMA_R(ti, F, S) STAMP_FMA_O(ti, F, S, 0) STAMP_FMA_O(ti, F, S, 1)
 #define STAMP_FMA_S(ti, F) STAMP_FMA_R(ti, F, 0) STAMP_FMA_R(ti, F, 1)
@@ -242,7 +220,7 @@ static const emu_fn t_hfma[4][2][2][2][2] = {FMA_T(0), FMA_T(1), FMA_T(2), FMA_T
     { \
         return h_minmax1(x, y, FMT_OF(ti), X, F, N, S); \
     } \
-    HH_2(hmm_##ti##X##F##N##S, PAIR2(X2_OF(ti), hmm_##ti##X##F##N##S##_l, a, b))
+    EMU_STAMP32_2(hmm_##ti##X##F##N##S, PAIR2(X2_OF(ti), hmm_##ti##X##F##N##S##_l, a, b))
 #define STAMP_MM_S(ti, X, F, N) STAMP_MM_1(ti, X, F, N, 0) STAMP_MM_1(ti, X, F, N, 1)
 #define STAMP_MM_N(ti, X, F) STAMP_MM_S(ti, X, F, 0) STAMP_MM_S(ti, X, F, 1)
 #define STAMP_MM_F(ti, X) STAMP_MM_N(ti, X, 0) STAMP_MM_N(ti, X, 1)
@@ -258,12 +236,12 @@ static const emu_fn t_hmm[4][2][2][2][2] = {MM_T(0), MM_T(1), MM_T(2), MM_T(3)};
 /* abs/neg: [type][neg][ftz]; ex2: [type] (ftz fixed by the type); tanh: [type]. */
 #define STAMP_UN_1(ti, N, F) \
     static inline uint32_t han_##ti##N##F##_l(uint32_t x) { return h_absneg1(x, FMT_OF(ti), N, F); } \
-    HH_1(han_##ti##N##F, PAIR1(X2_OF(ti), han_##ti##N##F##_l, a))
+    EMU_STAMP32_1(han_##ti##N##F, PAIR1(X2_OF(ti), han_##ti##N##F##_l, a))
 #define STAMP_UN_T(ti) STAMP_UN_1(ti, 0, 0) STAMP_UN_1(ti, 0, 1) STAMP_UN_1(ti, 1, 0) STAMP_UN_1(ti, 1, 1) \
     static inline uint32_t hex2_##ti##_l(uint32_t x) { return h_ex21(x, FMT_OF(ti), FMT_OF(ti) == BF16); } \
-    HH_1(hex2_##ti, PAIR1(X2_OF(ti), hex2_##ti##_l, a)) \
+    EMU_STAMP32_1(hex2_##ti, PAIR1(X2_OF(ti), hex2_##ti##_l, a)) \
     static inline uint32_t htanh_##ti##_l(uint32_t x) { return h_tanh1(x, FMT_OF(ti)); } \
-    HH_1(htanh_##ti, PAIR1(X2_OF(ti), htanh_##ti##_l, a))
+    EMU_STAMP32_1(htanh_##ti, PAIR1(X2_OF(ti), htanh_##ti##_l, a))
 STAMP_UN_T(0)
 STAMP_UN_T(1)
 STAMP_UN_T(2)

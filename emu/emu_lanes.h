@@ -86,6 +86,56 @@ static inline double emu_pickd(uint64_t c, double x, double y)
     return emu_f64((emu_b64(x) & k) | (emu_b64(y) & ~k));
 }
 
+/* ---- Element-wise handler stamps (emu_float.c, emu_half.c) -------------------
+ * EMU_STAMP32_n(name, EXPR) and EMU_STAMP64_n(name, EXPR) define the handler
+ * `name` over n source rows of the 32-bit or 64-bit register file: EXPR reads
+ * the lane's source bits a, b, c and yields the result bits, written under the
+ * mask (EMU_BLEND32 keeps floating-point work unconditional, see above). */
+#define EMU_STAMP32_1(name, EXPR) \
+    static int name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    { \
+        uint32_t *d = w->r32[in->d]; const uint32_t *ra = w->r32[in->a]; \
+        EMU_EACH(l) { uint32_t a = ra[l]; EMU_BLEND32(d, m, l, (EXPR)); } \
+        return EMU_CONTINUE; \
+    }
+#define EMU_STAMP32_2(name, EXPR) \
+    static int name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    { \
+        uint32_t *d = w->r32[in->d]; const uint32_t *ra = w->r32[in->a], *rb = w->r32[in->b]; \
+        EMU_EACH(l) { uint32_t a = ra[l], b = rb[l]; EMU_BLEND32(d, m, l, (EXPR)); } \
+        return EMU_CONTINUE; \
+    }
+#define EMU_STAMP32_3(name, EXPR) \
+    static int name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    { \
+        uint32_t *d = w->r32[in->d]; \
+        const uint32_t *ra = w->r32[in->a], *rb = w->r32[in->b], *rc = w->r32[in->c]; \
+        EMU_EACH(l) { uint32_t a = ra[l], b = rb[l], c = rc[l]; EMU_BLEND32(d, m, l, (EXPR)); } \
+        return EMU_CONTINUE; \
+    }
+#define EMU_STAMP64_1(name, EXPR) \
+    static int name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    { \
+        uint64_t *d = w->r64[in->d]; const uint64_t *ra = w->r64[in->a]; \
+        EMU_EACH(l) { uint64_t a = ra[l]; EMU_PUT64(d, m, l, (EXPR)); } \
+        return EMU_CONTINUE; \
+    }
+#define EMU_STAMP64_2(name, EXPR) \
+    static int name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    { \
+        uint64_t *d = w->r64[in->d]; const uint64_t *ra = w->r64[in->a], *rb = w->r64[in->b]; \
+        EMU_EACH(l) { uint64_t a = ra[l], b = rb[l]; EMU_PUT64(d, m, l, (EXPR)); } \
+        return EMU_CONTINUE; \
+    }
+#define EMU_STAMP64_3(name, EXPR) \
+    static int name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    { \
+        uint64_t *d = w->r64[in->d]; \
+        const uint64_t *ra = w->r64[in->a], *rb = w->r64[in->b], *rc = w->r64[in->c]; \
+        EMU_EACH(l) { uint64_t a = ra[l], b = rb[l], c = rc[l]; EMU_PUT64(d, m, l, (EXPR)); } \
+        return EMU_CONTINUE; \
+    }
+
 /* ---- Floating-point formats (emu_float.c, emu_half.c, emu_cvt.c) -----------
  * Rounding of exact or round-to-odd intermediate values into the narrower
  * formats, in integer arithmetic, without touching the FP environment. */
