@@ -357,11 +357,15 @@ static void worker_loop(struct worker *wk)
             pthread_mutex_unlock(&s->lock);
             continue;
         }
-        if (s->shutdown) { pthread_mutex_unlock(&s->lock); break; }
+        if (s->shutdown) {
+            /* This unlock is the worker's last touch of shared state (see pool_main). */
+            free(wk->res);
+            pthread_mutex_unlock(&s->lock);
+            return;
+        }
         if (!s->policy->pick(s, wk->id)) pthread_cond_wait(&s->work_cv, &s->lock);
         pthread_mutex_unlock(&s->lock);
     }
-    free(wk->res);
 }
 
 /* Pins the calling worker to one core with hwloc (cores in topology order). */
@@ -396,6 +400,13 @@ static void *pool_main(void *arg)
         pin_worker(s, wk.id);
         worker_loop(&wk);
     }
+    /* The team's closing barrier orders every worker's last release of the
+     * lock before this point, but libgomp is not instrumented and
+     * ThreadSanitizer cannot see that barrier. Taking the lock once more
+     * makes the order visible through the lock itself; sched_destroy, which
+     * joins this thread, then frees what the workers used. */
+    pthread_mutex_lock(&s->lock);
+    pthread_mutex_unlock(&s->lock);
     return NULL;
 }
 
