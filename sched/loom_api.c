@@ -166,7 +166,7 @@ bool loom_device_interrupt(struct loom_device *dev)
     if (!dev || !dev->sched) return false;
     struct sched *s = dev->sched;
     if (!atomic_load(&s->running)) return false;
-    s->interrupts = s->interrupts + 1;   /* workers compare it with each grid's snapshot */
+    atomic_fetch_add(&s->interrupts, 1);   /* workers compare it with each grid's snapshot */
     return true;
 }
 
@@ -174,11 +174,13 @@ bool loom_device_interrupt(struct loom_device *dev)
  * Ctrl-C terminates the process. Only async-signal-safe calls here. */
 static void on_sigint(int sig)
 {
+    int saved_errno = errno;     /* the interrupted code may be about to read it */
     struct loom_device *d = atomic_load(&sigint_dev);
     if (!d || !loom_device_interrupt(d)) {
         signal(sig, SIG_DFL);
         raise(sig);
     }
+    errno = saved_errno;
 }
 
 enum loom_status loom_device_catch_sigint(struct loom_device *dev)

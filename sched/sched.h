@@ -50,7 +50,7 @@ struct sched_grid {
     struct sched_grid *next_active;
     double t_start, seconds;
     void (*on_done)(struct sched_grid *g);  /* called under the scheduler lock */
-    sig_atomic_t interrupts_seen;   /* s->interrupts when the grid started */
+    unsigned interrupts_seen;       /* s->interrupts when the grid started */
     _Atomic uint64_t warp_inst, thread_inst, diverge, barrier_waits, parks, ctas_run, max_resident;
 };
 
@@ -75,7 +75,8 @@ struct sched {
     unsigned max_resident_per_worker;
     _Atomic uint64_t resident_now;
     double timeout_s;
-    volatile sig_atomic_t interrupts;  /* loom_device_interrupt() calls: grids started before stop */
+    _Atomic unsigned interrupts;    /* loom_device_interrupt() calls: grids started before stop;
+                                     * lock-free atomic, so a signal handler may add to it */
     struct emu_host *host;          /* printf output to flush before host callbacks */
     _Atomic unsigned running;       /* grids started and not finished */
 };

@@ -83,7 +83,7 @@ static bool promote_locked(struct sched *s, struct sched_op **out_op)
                 struct sched_grid *g = op->grid;
                 op->state = SCHED_RUNNING;
                 g->t_start = sched_now();
-                g->interrupts_seen = s->interrupts;
+                g->interrupts_seen = atomic_load_explicit(&s->interrupts, memory_order_relaxed);
                 atomic_fetch_add(&s->running, 1);
                 g->next_active = NULL;
                 struct sched_grid **tail = &s->active;
@@ -301,7 +301,7 @@ static bool run_residents(struct worker *wk)
         else if (s->timeout_s > 0 && sched_now() - g->t_start > s->timeout_s) {
             emu_cta_report_hang(r->cta, LOOM_ERR_TIMEOUT, s->timeout_s);
             st = EMU_CTA_FAULT;
-        } else if (s->interrupts != g->interrupts_seen) {
+        } else if (atomic_load_explicit(&s->interrupts, memory_order_relaxed) != g->interrupts_seen) {
             emu_cta_report_hang(r->cta, LOOM_ERR_INTERRUPTED, sched_now() - g->t_start);
             st = EMU_CTA_FAULT;
         } else st = emu_cta_run(r->cta, SCHED_SLICE);
