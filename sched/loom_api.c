@@ -742,9 +742,11 @@ static void grid_done(struct sched_grid *g)
     if (dev->cfg.stats || getenv("LOOM_STATS")) record_stats(dev, g);
     if (atomic_load(&g->faulted)) {
         pthread_mutex_lock(&dev->lock);
+        /* The host thread reads sticky without the lock, then sticky_msg: the
+         * message is complete before the status is published. */
         if (dev->sticky == LOOM_OK) {
-            dev->sticky = (enum loom_status)g->fault.status;
             snprintf(dev->sticky_msg, sizeof dev->sticky_msg, "%s", g->fault.msg);
+            atomic_store_explicit(&dev->sticky, (enum loom_status)g->fault.status, memory_order_release);
         }
         pthread_mutex_unlock(&dev->lock);
     }

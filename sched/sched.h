@@ -145,7 +145,7 @@ struct loom_device {
     unsigned workers;
     pthread_mutex_t lock;
     struct loom_module *modules;
-    enum loom_status sticky;
+    _Atomic enum loom_status sticky;   /* set by a worker; sticky_msg is written before it */
     char sticky_msg[1024];
     uint32_t next_gridid;
     struct sched_stats_entry *stats;
