@@ -114,10 +114,23 @@ static int table_update(struct mem_space *s, const struct mem_alloc *add, long d
     return 0;
 }
 
-static int insert(struct mem_space *s, uint64_t base, uint64_t size, uint32_t flags, const char *label)
+/* Whether `charge` more bytes fit in the capacity (0: no limit). Caller holds the lock. */
+static bool fits_locked(const struct mem_space *s, uint64_t charge)
+{
+    return !s->capacity || (s->used <= s->capacity && charge <= s->capacity - s->used);
+}
+
+/* Adds an allocation; fails when `charge` bytes do not fit in the capacity
+ * (checked under the lock, as other host threads allocate too). */
+static int insert(struct mem_space *s, uint64_t base, uint64_t size, uint32_t flags, const char *label,
+                  uint64_t charge)
 {
     struct mem_alloc a = { .base = base, .size = size, .flags = flags, .label = label };
     pthread_mutex_lock(&s->lock);
+    if (!fits_locked(s, charge)) {
+        pthread_mutex_unlock(&s->lock);
+        return -1;
+    }
     a.id = s->next_id++;
     int rc = table_update(s, &a, -1);
     if (rc == 0)
@@ -130,7 +143,12 @@ int mem_alloc(struct mem_space *s, uint64_t size, uint32_t flags, const char *la
 {
     uint64_t real = size ? size : 1;
     uint64_t rounded = (real + MEM_ALIGN - 1) & ~(uint64_t)(MEM_ALIGN - 1);
-    if (rounded < real || (s->capacity && s->used + rounded > s->capacity))
+    if (rounded < real)
+        return -1;
+    pthread_mutex_lock(&s->lock);     /* a first check before the memory is taken */
+    bool fits = fits_locked(s, rounded);
+    pthread_mutex_unlock(&s->lock);
+    if (!fits)
         return -1;
     void *p;
     uint32_t kind = 0;
@@ -146,7 +164,7 @@ int mem_alloc(struct mem_space *s, uint64_t size, uint32_t flags, const char *la
         memset(p, 0, rounded);
     }
     struct mem_alloc a = { .base = (uint64_t)(uintptr_t)p, .size = real, .flags = (flags & ~MEM_HOST) | kind };
-    if (insert(s, a.base, real, a.flags, label) != 0) {
+    if (insert(s, a.base, real, a.flags, label, rounded) != 0) {
         release_block(&a);
         return -1;
     }
@@ -158,7 +176,7 @@ int mem_register(struct mem_space *s, void *p, uint64_t size, uint32_t flags, ui
 {
     if (!p || !size || mem_find(s, (uint64_t)(uintptr_t)p, 1))
         return -1;
-    if (insert(s, (uint64_t)(uintptr_t)p, size, flags | MEM_HOST, NULL) != 0)
+    if (insert(s, (uint64_t)(uintptr_t)p, size, flags | MEM_HOST, NULL, 0) != 0)
         return -1;
     *out_addr = (uint64_t)(uintptr_t)p;
     return 0;
