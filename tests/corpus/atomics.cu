@@ -27,7 +27,7 @@ extern "C" __global__ void atom_int32(const int *in, int *res, unsigned *tickets
     atomicInc((unsigned *)&res[9], 37u);
     atomicDec((unsigned *)&res[10], 41u);
     int old = atomicExch(&res[11], 42);        /* exactly one thread sees the initial 0 */
-    int cur = res[12], seen;
+    int cur = *(volatile int *)&res[12], seen;   /* volatile: no data race with the CAS */
     do {                                       /* CAS loop: add the low byte */
         seen = cur;
         cur = atomicCAS(&res[12], seen, seen + (v & 0xFF));
@@ -59,7 +59,7 @@ extern "C" __global__ void atom_wide(const int *in, unsigned long long *res64, f
     atomicAnd(&res64[5], ~(1ull << (v & 63)));
     atomicOr(&res64[6], 1ull << ((v >> 6) & 63));
     atomicXor(&res64[7], uv * 0x9E3779B97F4A7C15ull);
-    unsigned long long cur = res64[8], seen;
+    unsigned long long cur = *(volatile unsigned long long *)&res64[8], seen;
     do {
         seen = cur;
         cur = atomicCAS(&res64[8], seen, seen + (unsigned long long)(v & 0xFFFF));

@@ -25,7 +25,9 @@ __global__ void hammer(counters *c, int *exch_slot)
     atomicOr(&c->lor, 1 << (t % 17));
     atomicXor(&c->lxor, t);
     atomicAdd(&c->exch_sum, atomicExch(exch_slot, t));
-    int old = c->cas_sum, assumed;
+    // A volatile read: a plain one would race with the other threads' atomicCAS (a data race in
+    // the PTX memory model, which Loom's ThreadSanitizer build reports).
+    int old = *(volatile int *)&c->cas_sum, assumed;
     do {
         assumed = old;
         old = atomicCAS(&c->cas_sum, assumed, assumed + t);
