@@ -2,14 +2,15 @@
 # Test scripts find the built command and the sources through these.
 AM_TESTS_ENVIRONMENT = LOOM='$(abs_top_builddir)/loom'; export LOOM; \
 	top_builddir='$(abs_top_builddir)'; export top_builddir; \
-	top_srcdir='$(abs_top_srcdir)'; export top_srcdir;
+	top_srcdir='$(abs_top_srcdir)'; export top_srcdir; \
+	TSAN_OPTIONS="suppressions=$(abs_top_srcdir)/tests/tsan.supp $${TSAN_OPTIONS-}"; export TSAN_OPTIONS;
 check_PROGRAMS += tests/unit/check_loom
 tests_unit_check_loom_SOURCES = tests/unit/check_main.c tests/unit/suites.def \
 	tests/unit/check_sched_preset.c
 tests_unit_check_loom_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) -DLOOM_SRCDIR='"$(abs_top_srcdir)"'
 tests_unit_check_loom_LDADD = libloom.la libloomemu.la libloommem.la libloomptx.la $(CHECK_LIBS) $(HWLOC_LIBS) $(FFI_LIBS) -lm
 TESTS += tests/unit/check_loom
-EXTRA_DIST += tests/run-specs.py tests/record-gpu.sh
+EXTRA_DIST += tests/run-specs.py tests/record-gpu.sh tests/tsan.supp
 # emu/emu_host.c: printf FIFO and device heap
 tests_unit_check_loom_SOURCES += tests/unit/check_emu_host.c
 # ptx/: front-end unit tests and golden diagnostics of malformed PTX
@@ -22,6 +23,8 @@ EXTRA_DIST += tests/cli
 # runtime/rt_fatbin.c, runtime/rt_link.c: the fatbinary reader and the -rdc PTX linker
 tests_unit_check_loom_SOURCES += tests/unit/check_rt_fatbin.c
 tests_unit_check_loom_LDADD += runtime/librtfatbin.la
+# tests/unit/edge_runner.c: the runs.txt edge kernels of the emu_* suites, against H100 recordings
+tests_unit_check_loom_SOURCES += tests/unit/edge_runner.c tests/unit/edge_runner.h
 # emu/emu_warp.c, emu/emu_atom.c: warp-level operations and atomics against H100 recordings
 tests_unit_check_loom_SOURCES += tests/unit/check_emu_warp.c
 EXTRA_DIST += tests/edge/warp tests/edge/atom
