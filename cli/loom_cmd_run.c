@@ -80,7 +80,7 @@ struct run_opts {
     uint64_t shared;
     unsigned workers;
     double timeout;
-    bool stats, no_check, deterministic, verbose, cooperative;
+    bool stats, no_check, deterministic, verbose, cooperative, initcheck, racecheck;
     struct run_arg *args;
     unsigned nargs;
 };
@@ -497,13 +497,17 @@ static int parse_options(int argc, char **argv, struct run_opts *o)
         const char *v;
         uint64_t n;
         if (!strcmp(name, "--stats") || !strcmp(name, "--no-check") || !strcmp(name, "--deterministic") ||
-            !strcmp(name, "--cooperative")) {
+            !strcmp(name, "--cooperative") || !strcmp(name, "--initcheck") || !strcmp(name, "--racecheck")) {
             if (eq) {
                 run_error("%s takes no value", name);
                 return RUN_USAGE_ERROR;
             }
             if (name[2] == 'c')
                 o->cooperative = true;
+            else if (name[2] == 'i')
+                o->initcheck = true;
+            else if (name[2] == 'r')
+                o->racecheck = true;
             else if (name[2] == 's')
                 o->stats = true;
             else if (name[2] == 'n')
@@ -640,6 +644,9 @@ static bool check_launch(const struct run_opts *o, struct loom_kernel *k, const 
 }
 
 /* Allocates and initialises the device buffer of a. */
+/* Allocates and initialises the device buffer of a, as gpurun does: the contents are
+ * prepared on the host and copied in, zero and out buffers are memset (so that
+ * --initcheck counts every buffer as written). */
 static bool make_buffer(struct loom_device *dev, struct run_arg *a, unsigned i)
 {
     unsigned es = run_types[a->type].size;
@@ -648,8 +655,19 @@ static bool make_buffer(struct loom_device *dev, struct run_arg *a, unsigned i)
         arg_error(a, i, "%s", loom_device_error(dev));
         return false;
     }
-    uint8_t *p = (uint8_t *)(uintptr_t)a->addr;   /* device addresses are host addresses */
     a->param = a->addr;
+    if (a->init == RUN_INIT_NONE || a->init == RUN_INIT_ZERO) {
+        if (loom_memset(dev, a->addr, 0, (size_t)bytes) != LOOM_OK) {
+            arg_error(a, i, "%s", loom_device_error(dev));
+            return false;
+        }
+        return true;
+    }
+    uint8_t *p = malloc((size_t)bytes);
+    if (!p) {
+        arg_error(a, i, "out of host memory for %" PRIu64 " bytes", bytes);
+        return false;
+    }
     switch (a->init) {
     case RUN_INIT_FILE: {
         FILE *f = fopen(a->in_path, "rb");
@@ -659,6 +677,7 @@ static bool make_buffer(struct loom_device *dev, struct run_arg *a, unsigned i)
             fclose(f);
         if (got != bytes) {
             arg_error(a, i, "cannot read '%s': %s", a->in_path, f ? "short read" : strerror(err));
+            free(p);
             return false;
         }
         break;
@@ -667,8 +686,8 @@ static bool make_buffer(struct loom_device *dev, struct run_arg *a, unsigned i)
         for (uint64_t k = 0; k < a->count; k++)
             memcpy(p + k * es, a->value, es);
         break;
-    case RUN_INIT_IOTA:
-        /* gpurun stores (long long)k: floats get k converted, integers its low bytes. */
+    default:
+        /* iota: gpurun stores (long long)k: floats get k converted, integers its low bytes. */
         for (uint64_t k = 0; k < a->count; k++) {
             if (a->type == RUN_F32) {
                 float f = (float)(long long)k;
@@ -681,10 +700,12 @@ static bool make_buffer(struct loom_device *dev, struct run_arg *a, unsigned i)
             }
         }
         break;
-    default:                                       /* zero, or out: loom_malloc zero-fills */
-        break;
     }
-    return true;
+    bool ok = loom_memcpy(dev, (void *)(uintptr_t)a->addr, p, (size_t)bytes) == LOOM_OK;
+    if (!ok)
+        arg_error(a, i, "%s", loom_device_error(dev));
+    free(p);
+    return ok;
 }
 
 static void describe_arg(const struct run_arg *a, const struct loom_param_info *p)
@@ -750,6 +771,7 @@ static int run(struct run_opts *o)
     struct loom_device_config cfg = {
         .workers = o->workers, .preset = o->device, .deterministic = o->deterministic,
         .no_check = o->no_check, .stats = o->stats, .timeout_s = o->timeout,
+        .initcheck = o->initcheck, .racecheck = o->racecheck,
     };
     struct loom_device *dev = NULL;
     if (loom_device_create(&cfg, &dev) != LOOM_OK) {

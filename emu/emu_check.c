@@ -204,7 +204,8 @@ void *emu_check_global(struct emu_warp *w, const struct emu_inst *in, unsigned l
         uint64_t b = off + k;
         if (atomic_load_explicit(&s->bits[b / 8], memory_order_relaxed) & (1u << (b & 7))) continue;
         char name[160];
-        if (a->label) snprintf(name, sizeof name, "variable '%.64s'", a->label);
+        if (a->label && (a->flags & MEM_MODULE)) snprintf(name, sizeof name, "variable '%.64s'", a->label);
+        else if (a->label) snprintf(name, sizeof name, "the %.64s", a->label);
         else snprintf(name, sizeof name, "allocation #%u", a->id);
         emu_fault(w, in, l, LOOM_ERR_LAUNCH_FAILED, addr, size,
                   "uninitialized global read of %u bytes at 0x%" PRIx64 "\n  byte %u of it, offset %" PRIu64

@@ -27,10 +27,12 @@ static const char *space_word(enum ptx_space s)
     }
 }
 
-/* Names an allocation for reports: "variable 'x'" or "allocation #3". */
+/* Names an allocation for reports: "variable 'x'", "the device heap" or "allocation #3". */
 static void alloc_name(const struct mem_alloc *a, char *buf, size_t n)
 {
-    if (a->label) snprintf(buf, n, "variable '%.64s' (%" PRIu64 " bytes at 0x%" PRIx64 ")", a->label, a->size, a->base);
+    if (a->label && (a->flags & MEM_MODULE))
+        snprintf(buf, n, "variable '%.64s' (%" PRIu64 " bytes at 0x%" PRIx64 ")", a->label, a->size, a->base);
+    else if (a->label) snprintf(buf, n, "the %.64s (%" PRIu64 " bytes at 0x%" PRIx64 ")", a->label, a->size, a->base);
     else snprintf(buf, n, "allocation #%u (%" PRIu64 " bytes at 0x%" PRIx64 ")", a->id, a->size, a->base);
 }
 

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "emu/emu_check.h"
 #include "sched/sched.h"
 
 /* ---- Status table --------------------------------------------------------------- */
@@ -98,6 +99,13 @@ enum loom_status loom_device_get_limit(struct loom_device *dev, enum loom_limit 
 }
 
 /* ---- Devices --------------------------------------------------------------------- */
+/* A boolean environment variable: set, not empty and not "0". */
+static bool env_flag(const char *name)
+{
+    const char *v = getenv(name);
+    return v && *v && strcmp(v, "0") != 0;
+}
+
 static unsigned env_unsigned(const char *name, unsigned dflt)
 {
     const char *v = getenv(name);
@@ -124,7 +132,14 @@ enum loom_status loom_device_create(const struct loom_device_config *cfg, struct
     if (!d->workers) d->workers = (unsigned)omp_get_num_procs();
     if (getenv("LOOM_NO_CHECK") && *getenv("LOOM_NO_CHECK") && strcmp(getenv("LOOM_NO_CHECK"), "0"))
         d->cfg.no_check = true;
+    if (env_flag("LOOM_INITCHECK")) d->cfg.initcheck = true;
+    if (env_flag("LOOM_RACECHECK")) d->cfg.racecheck = true;
     d->mem = mem_space_create(d->props.total_global_mem);
+    if (d->mem && d->cfg.initcheck && !(d->checker = emu_check_create(d->mem))) {
+        mem_space_destroy(d->mem);
+        free(d);
+        return fail(LOOM_ERR_OUT_OF_MEMORY, "out of host memory");
+    }
     d->fifo_bytes = 1 << 20;
     d->heap_bytes = 8 << 20;
     d->host = d->mem ? emu_host_create(d->cfg.printf_out ? d->cfg.printf_out : stdout, d->fifo_bytes, d->heap_bytes,
@@ -215,6 +230,7 @@ void loom_device_destroy(struct loom_device *dev)
     while (dev->modules) loom_module_unload(dev->modules);
     emu_host_flush(dev->host);
     emu_host_destroy(dev->host);
+    emu_check_destroy(dev->checker);
     mem_space_destroy(dev->mem);
     free_stats(dev);
     pthread_mutex_destroy(&dev->lock);
@@ -229,6 +245,7 @@ enum loom_status loom_device_reset(struct loom_device *dev)
     emu_host_flush(dev->host);
     while (dev->modules) loom_module_unload(dev->modules);
     mem_reset(dev->mem);
+    if (dev->checker) emu_check_reset(dev->checker);
     emu_host_destroy(dev->host);
     dev->fifo_bytes = 1 << 20;
     dev->heap_bytes = 8 << 20;
@@ -608,6 +625,7 @@ static enum loom_status copy_op(struct loom_device *dev, void *dst, const void *
     struct sched_op *op = new_op(SCHED_OP_COPY, stream);
     if (!op) return fail(LOOM_ERR_OUT_OF_MEMORY, "out of host memory");
     op->dst = dst; op->src = src; op->n = n;
+    if (dev->checker) emu_check_host_write(dev->checker, (uint64_t)(uintptr_t)dst, n);
     return submit(dev, op, wait);
 }
 
@@ -635,6 +653,7 @@ static enum loom_status set_op(struct loom_device *dev, uint64_t addr, int value
     struct sched_op *op = new_op(SCHED_OP_SET, stream);
     if (!op) return fail(LOOM_ERR_OUT_OF_MEMORY, "out of host memory");
     op->dst = (void *)(uintptr_t)addr; op->value = value; op->n = n;
+    if (dev->checker) emu_check_host_write(dev->checker, addr, n);
     return submit(dev, op, wait);
 }
 
@@ -795,7 +814,9 @@ enum loom_status loom_launch(struct loom_device *dev, struct loom_kernel *k, con
         .grid = { cfg->grid[0], cfg->grid[1], cfg->grid[2] },
         .block = { cfg->block[0], cfg->block[1], cfg->block[2] },
         .dyn_shared = cfg->shared_bytes, .params = params, .params_size = k->param_bytes,
-        .mem = dev->mem, .host = dev->host, .check = !dev->cfg.no_check, .zero_shared = dev->cfg.deterministic,
+        .mem = dev->mem, .host = dev->host, .zero_shared = dev->cfg.deterministic,
+        .check = !dev->cfg.no_check || dev->cfg.initcheck || dev->cfg.racecheck,
+        .initcheck = dev->checker != NULL, .racecheck = dev->cfg.racecheck, .checker = dev->checker,
         .nsm = (uint32_t)dev->props.multiprocessors, .nwarpid = (uint32_t)(dev->props.max_threads_per_sm / 32),
     };
     pthread_mutex_lock(&dev->lock);
@@ -808,6 +829,7 @@ enum loom_status loom_launch(struct loom_device *dev, struct loom_kernel *k, con
         free(g); free(op); free(params);
         return fail(LOOM_ERR_OUT_OF_MEMORY, "out of device memory for the grid barrier");
     }
+    if (g->L.grid_workspace && dev->checker) emu_check_host_write(dev->checker, g->L.grid_workspace, 64);
     g->params = params;
     g->k = k;
     g->op = op;
@@ -897,6 +919,7 @@ enum loom_status loom_synchronize(struct loom_device *dev)
 {
     sched_wait_idle(dev->sched);
     mem_quiesce(dev->mem);
+    if (dev->checker) emu_check_quiesce(dev->checker);
     emu_host_flush(dev->host);
     if (dev->sticky) return fail(dev->sticky, "%s", dev->sticky_msg);
     return LOOM_OK;

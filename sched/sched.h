@@ -151,6 +151,7 @@ struct loom_device {
     struct sched_stats_entry *stats;
     uint64_t stack_bytes, fifo_bytes, heap_bytes;
     struct sched *sched;
+    struct emu_check *checker;      /* initcheck shadow (cfg.initcheck), else NULL */
 };
 
 #endif

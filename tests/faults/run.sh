@@ -58,6 +58,30 @@ fault assert 1 assert.ptx --grid 2 --block 64 in:s32:128=iota s32:128
 fault deadlock 1 deadlock.ptx --grid 1 --block 64 "out:s32:64>$O"
 fault timeout 1 spin.ptx --kernel spin --grid 1 --block 1024 --timeout 0.2 "out:s32:1024>$O"
 
+# clean NAME PTX ARGS...: `loom run PTX ARGS` succeeds silently (checks that find nothing).
+clean() {
+    name=$1 ptx=$2
+    shift 2
+    count=$((count + 1))
+    "$LOOM" run "$here/$ptx" "$@" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    [ "$rc" = 0 ] || fail "$name: exit status $rc, want 0"
+    [ -s "$tmp/out" ] && fail "$name: printed on stdout: $(head -c 200 "$tmp/out")"
+    [ -s "$tmp/err" ] && fail "$name: printed on stderr: $(head -c 400 "$tmp/err")"
+}
+
+# --initcheck: device memory read before anything wrote it; --racecheck: shared memory
+# accessed by two threads with no barrier between them, at least one writing.
+fault initcheck 1 initcheck.ptx --kernel heap_uninit --initcheck --grid 1 --block 64 "out:s32:64>$O" s32:64
+clean initcheck_clean initcheck.ptx --kernel all_written --initcheck --grid 2 --block 64 in:s32:64=iota "out:s32:64>$O"
+clean initcheck_off initcheck.ptx --kernel heap_uninit --grid 1 --block 64 "out:s32:64>$O" s32:64
+fault race_neighbour 1 race.ptx --kernel neighbour --racecheck --grid 1 --block 64 "out:s32:64>$O"
+fault race_warp_scan 1 race.ptx --kernel warp_scan --racecheck --grid 1 --block 32 in:s32:32=iota "out:s32:32>$O"
+clean race_warp_scan_off race.ptx --kernel warp_scan --grid 1 --block 32 in:s32:32=iota "out:s32:32>$O"
+clean race_syncwarp race.ptx --kernel warp_scan_synced --racecheck --grid 1 --block 32 in:s32:32=iota "out:s32:32>$O"
+clean race_reduce race.ptx --kernel reduce --racecheck --grid 2 --block 256 in:s32:256=iota "out:s32:2>$O"
+clean race_atomics race.ptx --kernel histogram --racecheck --grid 2 --block 256 in:s32:256=iota "out:s32:16>$O"
+
 # Ctrl-C during a kernel: the report says where every warp is; the exit status is 130.
 # The signal must come while the kernel runs: a run that died before it started (no
 # report) is tried again with a longer delay.
