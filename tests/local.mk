@@ -23,6 +23,8 @@ EXTRA_DIST += tests/cli
 # runtime/rt_fatbin.c, runtime/rt_link.c: the fatbinary reader and the -rdc PTX linker
 tests_unit_check_loom_SOURCES += tests/unit/check_rt_fatbin.c
 tests_unit_check_loom_LDADD += runtime/librtfatbin.la
+# tests/unit/edge_runner.c: the runs.txt edge kernels of the emu_* suites, against H100 recordings
+tests_unit_check_loom_SOURCES += tests/unit/edge_runner.c tests/unit/edge_runner.h
 # emu/emu_warp.c, emu/emu_atom.c: warp-level operations and atomics against H100 recordings
 tests_unit_check_loom_SOURCES += tests/unit/check_emu_warp.c
 EXTRA_DIST += tests/edge/warp tests/edge/atom

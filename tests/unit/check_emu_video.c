@@ -9,203 +9,29 @@
 #include <string.h>
 
 #include "loom/loom.h"
+#include "tests/unit/edge_runner.h"
 
 #ifndef LOOM_SRCDIR
 #define LOOM_SRCDIR "."
 #endif
 
 #define VID_DIR LOOM_SRCDIR "/tests/edge/video"
-#define MAX_ROWS 64
-#define MAX_ARGS 64
 
 Suite *emu_video_suite(void);
 
-/* One row of runs.txt: NAME: FILE.ptx --kernel K --grid X --block X ARG... where every
- * ARG is in:TYPE:COUNT=@FILE, out:TYPE:COUNT>OUT/FILE or a scalar TYPE:VALUE. */
-struct vid_row {
-    char name[64], ptx[128], kernel[128];
-    unsigned grid, block;
-    int nargs;
-    char *args[MAX_ARGS];
-};
-
-static struct vid_row rows[MAX_ROWS];
-static int nrows;
-
-/* Reads runs.txt once; a line that does not parse keeps an empty kernel name so that
- * its test fails and names the line. */
-static void load_rows(void)
-{
-    static char text[1 << 16];
-    FILE *f = fopen(VID_DIR "/runs.txt", "r");
-    if (!f)
-        return;
-    size_t len = fread(text, 1, sizeof text - 1, f);
-    fclose(f);
-    text[len] = 0;
-    char *save = NULL;
-    for (char *line = strtok_r(text, "\n", &save); line && nrows < MAX_ROWS; line = strtok_r(NULL, "\n", &save)) {
-        if (line[0] == '#' || line[0] == 0)
-            continue;
-        struct vid_row *r = &rows[nrows++];
-        char *colon = strchr(line, ':'), *tok, *ts = NULL;
-        if (!colon)
-            continue;
-        *colon = 0;
-        snprintf(r->name, sizeof r->name, "%s", line);
-        for (tok = strtok_r(colon + 1, " ", &ts); tok; tok = strtok_r(NULL, " ", &ts)) {
-            if (strcmp(tok, "--kernel") == 0 && (tok = strtok_r(NULL, " ", &ts)))
-                snprintf(r->kernel, sizeof r->kernel, "%s", tok);
-            else if (strcmp(tok, "--grid") == 0 && (tok = strtok_r(NULL, " ", &ts)))
-                r->grid = (unsigned)strtoul(tok, NULL, 0);
-            else if (strcmp(tok, "--block") == 0 && (tok = strtok_r(NULL, " ", &ts)))
-                r->block = (unsigned)strtoul(tok, NULL, 0);
-            else if (!r->ptx[0])
-                snprintf(r->ptx, sizeof r->ptx, "%s", tok);
-            else if (r->nargs < MAX_ARGS)
-                r->args[r->nargs++] = tok;
-        }
-    }
-}
-
-static size_t type_size(const char *t)
-{
-    return t[1] == '8' ? 1 : t[1] == '1' ? 2 : t[1] == '3' ? 4 : 8;
-}
-
-/* Reads dir/name; NULL when missing or not exactly size bytes. */
-static void *read_file(const char *name, size_t size)
-{
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", VID_DIR, name);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    void *buf = malloc(size ? size : 1);
-    size_t got = buf ? fread(buf, 1, size, f) : 0;
-    int extra = fgetc(f);
-    fclose(f);
-    if (got != size || extra != EOF) {
-        free(buf);
-        return NULL;
-    }
-    return buf;
-}
-
-/* The expected/ path of an out:TYPE:COUNT>OUT/FILE argument, or NULL. */
-static const char *out_file(const char *arg)
-{
-    const char *p = strstr(arg, ">OUT/");
-    return strncmp(arg, "out:", 4) == 0 && p ? p + 5 : NULL;
-}
-
-static bool row_recorded(const struct vid_row *r)
-{
-    bool any = false;
-    for (int i = 0; i < r->nargs; i++) {
-        const char *f = out_file(r->args[i]);
-        if (!f)
-            continue;
-        char path[512];
-        snprintf(path, sizeof path, "%s/expected/%s", VID_DIR, f);
-        FILE *fp = fopen(path, "rb");
-        if (!fp)
-            return false;
-        fclose(fp);
-        any = true;
-    }
-    return any;
-}
+static struct edge_file video_rows;
 
 /* Runs one kernel of runs.txt and compares every output with expected/ bit for bit. */
 START_TEST(test_edge_kernel)
 {
-    ck_assert_msg(_i < nrows, "no row %d in runs.txt", _i);
-    const struct vid_row *r = &rows[_i];
-    ck_assert_msg(r->kernel[0] && r->ptx[0] && r->grid && r->block, "runs.txt row %s does not parse", r->name);
-    if (!row_recorded(r))
-        return;   /* not recorded on a GPU yet */
-
-    struct loom_device *dev;
-    ck_assert_int_eq(loom_device_create(NULL, &dev), LOOM_OK);
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", VID_DIR, r->ptx);
-    struct loom_module *mod;
-    enum loom_status st = loom_module_load_file(dev, path, &mod);
-    ck_assert_msg(st == LOOM_OK, "%s: %.900s", r->name, loom_device_error(dev));
-    struct loom_kernel *k;
-    ck_assert_int_eq(loom_module_get_kernel(mod, r->kernel, &k), LOOM_OK);
-
-    uint64_t addr[MAX_ARGS] = { 0 }, scalar[MAX_ARGS] = { 0 };
-    size_t bytes[MAX_ARGS] = { 0 };
-    void *params[MAX_ARGS];
-    for (int i = 0; i < r->nargs; i++) {
-        const char *a = r->args[i];
-        bool in = strncmp(a, "in:", 3) == 0, out = strncmp(a, "out:", 4) == 0;
-        if (!in && !out) {                      /* scalar TYPE:VALUE */
-            const char *v = strchr(a, ':');
-            ck_assert_msg(v != NULL, "%s: bad argument %s", r->name, a);
-            scalar[i] = strtoull(v + 1, NULL, 0);
-            params[i] = &scalar[i];
-            continue;
-        }
-        const char *t = a + (in ? 3 : 4);
-        size_t count = strtoull(strchr(t, ':') + 1, NULL, 0);
-        bytes[i] = count * type_size(t);
-        ck_assert_int_eq(loom_malloc(dev, bytes[i], &addr[i]), LOOM_OK);
-        if (in) {
-            const char *at = strstr(a, "=@");
-            ck_assert_msg(at != NULL, "%s: input %s is not =@FILE", r->name, a);
-            void *data = read_file(at + 2, bytes[i]);
-            ck_assert_msg(data != NULL, "%s: input %s missing or of the wrong size", r->name, at + 2);
-            ck_assert_int_eq(loom_memcpy(dev, (void *)(uintptr_t)addr[i], data, bytes[i]), LOOM_OK);
-            free(data);
-        } else {
-            ck_assert_int_eq(loom_memset(dev, addr[i], 0, bytes[i]), LOOM_OK);
-        }
-        params[i] = &addr[i];
-    }
-    struct loom_launch_config cfg = { .grid = { r->grid, 1, 1 }, .block = { r->block, 1, 1 } };
-    st = loom_launch(dev, k, &cfg, params);
-    if (st == LOOM_OK)
-        st = loom_synchronize(dev);
-    ck_assert_msg(st == LOOM_OK, "%s: %.900s", r->name, loom_device_error(dev));
-
-    for (int i = 0; i < r->nargs; i++) {
-        const char *f = out_file(r->args[i]);
-        if (!f)
-            continue;
-        char ename[256];
-        snprintf(ename, sizeof ename, "expected/%s", f);
-        uint8_t *want = read_file(ename, bytes[i]), *got = malloc(bytes[i]);
-        ck_assert_msg(want != NULL, "%s: %s missing or of the wrong size", r->name, ename);
-        ck_assert_ptr_nonnull(got);
-        ck_assert_int_eq(loom_memcpy(dev, got, (void *)(uintptr_t)addr[i], bytes[i]), LOOM_OK);
-        size_t es = type_size(r->args[i] + 4);
-        for (size_t e = 0; e < bytes[i]; e += es) {
-            if (memcmp(want + e, got + e, es) != 0) {
-                uint64_t wv = 0, gv = 0;
-                memcpy(&wv, want + e, es);
-                memcpy(&gv, got + e, es);
-                ck_abort_msg("%s: %s element %zu: got 0x%llx, the H100 gave 0x%llx", r->name, f, e / es,
-                             (unsigned long long)gv, (unsigned long long)wv);
-            }
-        }
-        free(want);
-        free(got);
-    }
-    loom_device_destroy(dev);
+    edge_run_row(&video_rows, _i);
 }
 END_TEST
 
 /* The suite must not pass vacuously: some rows have recorded outputs. */
 START_TEST(test_some_recorded)
 {
-    int n = 0;
-    for (int i = 0; i < nrows; i++)
-        n += row_recorded(&rows[i]);
-    ck_assert_msg(nrows > 0, "tests/edge/video/runs.txt has no rows");
-    ck_assert_msg(n > 0, "no kernel of tests/edge/video has recorded GPU outputs");
+    edge_assert_recorded(&video_rows);
 }
 END_TEST
 
@@ -361,11 +187,11 @@ END_TEST
 Suite *emu_video_suite(void)
 {
     Suite *s = suite_create("emu_video");
-    load_rows();
+    edge_load(VID_DIR, &video_rows);
     TCase *tc = tcase_create("edge");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_some_recorded);
-    tcase_add_loop_test(tc, test_edge_kernel, 0, nrows > 0 ? nrows : 1);
+    tcase_add_loop_test(tc, test_edge_kernel, 0, edge_loop_count(&video_rows));
     suite_add_tcase(s, tc);
     TCase *sel = tcase_create("selection");
     tcase_add_test(sel, test_refused_by_name);

@@ -5,8 +5,8 @@
 # Every kernel reads its input arrays (raw little-endian bit patterns), runs
 # each instruction form of its group on them and writes one output array per
 # form. Rows of runs.txt whose forms are approximate carry a trailing
-# "# approx ..." comment with the tolerance that tests/unit/check_emu_float.c
-# applies between Loom's result and the recorded GPU result:
+# "# approx ..." comment with the tolerance that tests/unit/edge_runner.c (for
+# check_emu_float.c) applies between Loom's result and the recorded GPU result:
 #   ulp=N       |loom - gpu| <= N units in the last place of the output format
 #   abs=E       |loom - gpu| <= E
 #   rel=R       |loom - gpu| <= R * |gpu|
