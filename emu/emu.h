@@ -143,6 +143,7 @@ struct emu_warp {
     bool done;                           /* every lane has exited */
     uint64_t gcache_base, gcache_end;    /* last global allocation an access hit */
     uint32_t gcache_flags;
+    struct emu_gcache { uint64_t base, end; uint32_t flags; } gcache_prev[3];  /* the ones hit before it */
     /* Counters (observers). */
     uint64_t n_inst, n_thread_inst, n_diverge, n_barrier;
     emu_mask count_mask;                 /* popcount cache for n_thread_inst */

@@ -215,6 +215,8 @@ static int warp_run(struct emu_warp *w, const struct emu_inst *code, uint64_t bu
 
 static void *xcalloc(size_t n, size_t s) { return n ? calloc(n, s) : calloc(1, 1); }
 
+static void warp_fill_sregs(struct emu_warp *w, bool per_cta);
+
 /* Allocates the warps and buffers of a CTA context for a launch; the context
  * is reused for the CTAs a worker runs, so constants are filled only once. */
 struct emu_cta *emu_cta_create(const struct emu_launch *L)
@@ -253,6 +255,7 @@ struct emu_cta *emu_cta_create(const struct emu_launch *L)
             for (unsigned l = 0; l < EMU_WARP_SIZE; l++) w->r32[p->const32_base + c][l] = p->const32[c];
         for (uint32_t c = 0; c < p->nconst64; c++)
             for (unsigned l = 0; l < EMU_WARP_SIZE; l++) w->r64[p->const64_base + c][l] = p->const64[c];
+        warp_fill_sregs(w, false);     /* emu_cta_begin refills the per-CTA ones */
     }
     return cta;
 }
@@ -273,13 +276,23 @@ void emu_cta_destroy(struct emu_cta *cta)
 
 static void fill_row(uint32_t *row, uint32_t v) { for (unsigned l = 0; l < EMU_WARP_SIZE; l++) row[l] = v; }
 
-/* Fills the special-register rows of a warp that the program reads. */
-static void warp_fill_sregs(struct emu_warp *w)
+/* The special registers that change from one CTA to the next of a launch
+ * (the rest depend only on the launch and the warp). */
+static const enum ptx_sreg sregs_per_cta[] = {
+    PTX_SREG_CTAID_X, PTX_SREG_CTAID_Y, PTX_SREG_CTAID_Z,
+    PTX_SREG_CLUSTERID_X, PTX_SREG_CLUSTERID_Y, PTX_SREG_CLUSTERID_Z, PTX_SREG_SMID,
+};
+
+/* Fills the special-register rows of a warp that the program reads: all of
+ * them once per CTA context, or only those that change per CTA. */
+static void warp_fill_sregs(struct emu_warp *w, bool per_cta)
 {
     const struct emu_cta *cta = w->cta;
     const struct emu_launch *L = cta->launch;
     const uint8_t *used = L->prog->sreg_used;
-    for (unsigned s = 1; s < EMU_SREG_ROWS; s++) {
+    unsigned n = per_cta ? sizeof sregs_per_cta / sizeof sregs_per_cta[0] : EMU_SREG_ROWS - 1;
+    for (unsigned i = 0; i < n; i++) {
+        unsigned s = per_cta ? (unsigned)sregs_per_cta[i] : i + 1;
         if (!used[s]) continue;
         uint32_t *row = w->r32[s];
         switch ((enum ptx_sreg)s) {
@@ -340,7 +353,7 @@ void emu_cta_begin(struct emu_cta *cta, const uint32_t ctaid[3], uint32_t smid)
         w->local_sp = 0;
         w->wait = (struct emu_wait){ .kind = EMU_WAIT_NONE };
         w->done = false;
-        warp_fill_sregs(w);
+        warp_fill_sregs(w, true);
     }
 }
 

@@ -13,6 +13,10 @@
 #include "include/loom/loom.h"
 #include "memory/mem.h"
 
+#ifdef __AVX2__
+#include <immintrin.h>
+#endif
+
 /* ---- Address translation ------------------------------------------------------- */
 
 static const char *space_word(enum ptx_space s)
@@ -228,6 +232,171 @@ param_readonly:
 #define LDST_WIDE 2u
 #define LDST_ATOMIC 4u
 
+/* Lane l's host address on the fast path. Computed as an integer: for global
+ * memory base is NULL and the address is absolute, and pointer arithmetic on
+ * NULL is undefined in C (UBSan's pointer-overflow check stops on it). */
+static inline uint8_t *direct_ptr(uint8_t *base, uint64_t addr, unsigned l, uint64_t lane_stride)
+{
+    return (uint8_t *)((uintptr_t)base + addr + l * lane_stride);
+}
+
+/* ---- The warp-wide fast path ---------------------------------------------------------
+ * A memory instruction first computes every lane's address and, over the
+ * lanes in m, the lowest and highest address and the OR of all (alignment).
+ * When every active lane's access lies inside one region that needs no
+ * per-lane check (one live global allocation, the CTA's shared window, the
+ * thread's local frame area, the parameter buffer) and is aligned, lane l's
+ * host address is base + addr[l] + l * lane_stride. Otherwise the per-lane
+ * path (emu_mem_ptr) runs and reports the exact fault at the first faulting
+ * lane. Handlers are stamped per access size and address-row width, with a
+ * separate instance for full warps (m == all lanes: no masking anywhere). */
+
+#define EMU_FULL 0xFFFFFFFFu
+#define EMU_INLINE static inline __attribute__((always_inline))
+
+struct lane_span { uint64_t lo, hi, ored; bool contiguous; };
+/* Lane addresses: a32 for 32-bit address rows, else a64. */
+struct lane_addr { uint64_t a64[EMU_WARP_SIZE]; uint32_t a32[EMU_WARP_SIZE]; };
+
+EMU_INLINE uint64_t addr_of(const struct lane_addr *A, bool a32, unsigned l) { return a32 ? A->a32[l] : A->a64[l]; }
+
+/* Lane addresses (row a plus the offset) into out_addr and their span over
+ * the lanes in m. A full warp also tests whether its addresses are
+ * addr[0] + l * size (one block of memory, contiguous); with 64-bit addresses
+ * that test comes first and spares the search for the extremes. */
+EMU_INLINE void lane_addrs(const struct emu_warp *w, const struct emu_inst *in, emu_mask m, bool a32, bool full,
+                           unsigned size, struct lane_addr *out_addr, struct lane_span *out_span)
+{
+    if (a32) {
+        /* 32-bit address arithmetic wraps at 32 bits. */
+        const uint32_t *r = w->r32[in->a];
+        uint32_t imm = (uint32_t)in->imm, lo = UINT32_MAX, hi = 0, ored = 0;
+        if (full) {   /* 32-bit extremes are cheap: one pass */
+            uint32_t a0 = r[0] + imm, bad = 0;
+            EMU_EACH(l) {
+                uint32_t a = r[l] + imm;
+                out_addr->a32[l] = a;
+                bad |= a ^ (a0 + l * size);
+                ored |= a;
+                lo = a < lo ? a : lo;
+                hi = a > hi ? a : hi;
+            }
+            *out_span = (struct lane_span){ lo, hi, ored, !bad && hi - lo == (EMU_WARP_SIZE - 1) * size };
+            return;
+        } else {
+            EMU_EACH(l) {
+                uint32_t on = emu_lane_k32(m, l), a = r[l] + imm;
+                out_addr->a32[l] = a;
+                ored |= a & on;
+                uint32_t al = (a & on) | ~on, ah = a & on;
+                lo = al < lo ? al : lo;
+                hi = ah > hi ? ah : hi;
+            }
+        }
+        *out_span = (struct lane_span){ lo, hi, ored, false };
+    } else {
+        const uint64_t *r = w->r64[in->a];
+        uint64_t imm = (uint64_t)in->imm, lo = UINT64_MAX, hi = 0, ored = 0;
+        if (full) {
+            uint64_t a0 = r[0] + imm, bad = 0;
+            EMU_EACH(l) {
+                uint64_t a = r[l] + imm;
+                out_addr->a64[l] = a;
+                bad |= a ^ (a0 + l * (uint64_t)size);
+            }
+            if (!bad && a0 <= UINT64_MAX - (EMU_WARP_SIZE - 1) * (uint64_t)size) {
+                *out_span = (struct lane_span){ a0, a0 + (EMU_WARP_SIZE - 1) * (uint64_t)size, a0, true };
+                return;
+            }
+            EMU_EACH(l) {
+                uint64_t a = out_addr->a64[l];
+                ored |= a;
+                lo = a < lo ? a : lo;
+                hi = a > hi ? a : hi;
+            }
+        } else {
+            EMU_EACH(l) {
+                uint64_t on = emu_lane_k64(m, l), a = r[l] + imm;
+                out_addr->a64[l] = a;
+                ored |= a & on;
+                uint64_t al = (a & on) | ~on, ah = a & on;
+                lo = al < lo ? al : lo;
+                hi = ah > hi ? ah : hi;
+            }
+        }
+        *out_span = (struct lane_span){ lo, hi, ored, false };
+    }
+}
+
+/* Looks [lo, end) up among the global allocations accesses hit lately (most
+ * recent first), then in the address space; returns the allocation's flags,
+ * or -1 when no single live allocation holds the range. */
+static int64_t global_flags(struct emu_warp *w, uint64_t lo, uint64_t end)
+{
+    if (lo >= w->gcache_base && end <= w->gcache_end) return w->gcache_flags;
+    struct emu_gcache hit;
+    unsigned i;
+    for (i = 0; i < 3; i++)
+        if (lo >= w->gcache_prev[i].base && end <= w->gcache_prev[i].end) break;
+    if (i < 3) {
+        hit = w->gcache_prev[i];
+    } else {
+        const struct mem_alloc *a = mem_find(w->cta->launch->mem, lo, end - lo);
+        if (!a) return -1;
+        hit = (struct emu_gcache){ a->base, a->base + a->size, a->flags };
+        i = 2;
+    }
+    for (; i > 0; i--) w->gcache_prev[i] = w->gcache_prev[i - 1];
+    w->gcache_prev[0] = (struct emu_gcache){ w->gcache_base, w->gcache_end, w->gcache_flags };
+    w->gcache_base = hit.base; w->gcache_end = hit.end; w->gcache_flags = hit.flags;
+    return hit.flags;
+}
+
+/* Whether the span's accesses of `bytes` each (aligned to `align`) need no
+ * per-lane check; out_base and out_lane_stride then give the host addresses. */
+static bool span_direct(struct emu_warp *w, const struct emu_inst *in, const struct lane_span *s, unsigned bytes,
+                        unsigned align, bool write, uint8_t **out_base, uint64_t *out_lane_stride)
+{
+    const struct emu_launch *L = w->cta->launch;
+    if (L->initcheck || L->racecheck) return false;   /* every lane through emu_mem_ptr's checks */
+    if (L->check && (s->ored & (align - 1))) return false;
+    uint64_t end = s->hi + bytes;
+    if (end < s->hi) return false;
+    *out_lane_stride = 0;
+    switch (in->space) {
+    case PTX_SPACE_SHARED: case PTX_SPACE_SHARED_CLUSTER:
+        if (end > w->cta->shared_size) return false;
+        *out_base = w->cta->shared;
+        return true;
+    case PTX_SPACE_LOCAL:
+        if (end > w->local_stride) return false;
+        *out_base = w->local;
+        *out_lane_stride = w->local_stride;
+        return true;
+    case PTX_SPACE_PARAM:
+        if (write || end > L->params_size) return false;
+        *out_base = (uint8_t *)(uintptr_t)L->params;
+        return true;
+    default:   /* global, const, generic */
+        *out_base = NULL;
+        if (!L->check) return true;        /* generic addresses are host addresses */
+        int64_t flags = global_flags(w, s->lo, end);
+        return flags >= 0 && !(write && (flags & MEM_READONLY));
+    }
+}
+
+/* The fast-path test for handlers that take every lane's address themselves
+ * (vector and atomic accesses). */
+static bool warp_direct(struct emu_warp *w, const struct emu_inst *in, emu_mask m, unsigned bytes, unsigned align,
+                        bool write, uint8_t **out_base, uint64_t *out_lane_stride)
+{
+    struct lane_addr addr;
+    struct lane_span s;
+    if (m == EMU_FULL) lane_addrs(w, in, m, in->addr32, true, bytes, &addr, &s);
+    else lane_addrs(w, in, m, in->addr32, false, bytes, &addr, &s);
+    return span_direct(w, in, &s, bytes, align, write, out_base, out_lane_stride);
+}
+
 static inline uint64_t load_elem(const void *p, unsigned size, bool sgn, bool atomic)
 {
     uint64_t v = 0;
@@ -262,84 +431,84 @@ static inline void store_elem(void *p, uint64_t v, unsigned size, bool atomic)
     }
 }
 
-/* Lane l's host address on the fast path. Computed as an integer: for global
- * memory base is NULL and the address is absolute, and pointer arithmetic on
- * NULL is undefined in C (UBSan's pointer-overflow check stops on it). */
-static inline uint8_t *direct_ptr(uint8_t *base, uint64_t addr, unsigned l, uint64_t lane_stride)
+/* Gathers of the fast path: val[l] = the element at base + addr[l] + l * stride
+ * for the lanes in m (all lanes when full), others left alone. With AVX2 these
+ * are hardware gathers whose masked-off lanes read nothing. */
+#ifdef __AVX2__
+EMU_INLINE __m256i lane_offsets4(unsigned g, uint64_t stride)
 {
-    return (uint8_t *)((uintptr_t)base + addr + l * lane_stride);
+    return _mm256_set_epi64x((long long)((g + 3) * stride), (long long)((g + 2) * stride),
+                             (long long)((g + 1) * stride), (long long)(g * stride));
+}
+#endif
+
+EMU_INLINE void gather32(uint8_t *base, const struct lane_addr *A, bool a32, const struct lane_span *s,
+                         uint64_t stride, emu_mask m, bool full, uint32_t val[EMU_WARP_SIZE])
+{
+#ifdef __AVX2__
+    if (a32 && !stride && s->hi < 0x80000000u) {   /* 32-bit offsets: eight lanes a gather */
+        __m256i mv = _mm256_set1_epi32((int)m);
+        for (unsigned g = 0; g < EMU_WARP_SIZE; g += 8) {
+            __m256i idx = _mm256_loadu_si256((const __m256i *)&A->a32[g]), v;
+            if (full) {
+                v = _mm256_i32gather_epi32((const int *)base, idx, 1);
+            } else {
+                __m256i bits = _mm256_loadu_si256((const __m256i *)&emu_lane_bit32[g]);
+                __m256i mk = _mm256_cmpeq_epi32(_mm256_and_si256(mv, bits), bits);
+                v = _mm256_mask_i32gather_epi32(_mm256_setzero_si256(), (const int *)base, idx, mk, 1);
+            }
+            _mm256_storeu_si256((__m256i *)&val[g], v);
+        }
+        return;
+    }
+    if (!a32) {
+        __m128i mv = _mm_set1_epi32((int)m);
+        for (unsigned g = 0; g < EMU_WARP_SIZE; g += 4) {
+            __m256i idx = _mm256_loadu_si256((const __m256i *)&A->a64[g]);
+            if (stride) idx = _mm256_add_epi64(idx, lane_offsets4(g, stride));
+            __m128i v;
+            if (full) {
+                v = _mm256_i64gather_epi32((const int *)base, idx, 1);
+            } else {
+                __m128i bits = _mm_loadu_si128((const __m128i *)&emu_lane_bit32[g]);
+                __m128i mk = _mm_cmpeq_epi32(_mm_and_si128(mv, bits), bits);
+                v = _mm256_mask_i64gather_epi32(_mm_setzero_si128(), (const int *)base, idx, mk, 1);
+            }
+            _mm_storeu_si128((__m128i *)&val[g], v);
+        }
+        return;
+    }
+#endif
+    (void)s;
+    EMU_LANES(l) if (full || EMU_ON(m, l)) memcpy(&val[l], direct_ptr(base, addr_of(A, a32, l), l, stride), 4);
 }
 
-/* Warp-wide translation for the fast path: when every active lane's access
- * lies inside one region that needs no per-lane check (one live global
- * allocation, the CTA's shared window, the thread's local frame area, the
- * parameter buffer) and is aligned, out_base and out_lane_stride give each
- * lane's host address as base + addr + l * lane_stride. Otherwise the caller
- * takes the per-lane path, which reports the exact fault. */
-static bool warp_direct(struct emu_warp *w, const struct emu_inst *in, emu_mask m, unsigned bytes, unsigned align,
-                        bool write, uint8_t **out_base, uint64_t *out_lane_stride)
+EMU_INLINE void gather64(uint8_t *base, const struct lane_addr *A, bool a32, uint64_t stride, emu_mask m,
+                         bool full, uint64_t val[EMU_WARP_SIZE])
 {
-    const struct emu_launch *L = w->cta->launch;
-    uint64_t lo = UINT64_MAX, hi = 0, ored = 0;
-    if (L->initcheck || L->racecheck) return false;   /* every lane through emu_mem_ptr's checks */
-    if (in->addr32) {
-        const uint32_t *r = w->r32[in->a];
-        uint32_t lo32 = UINT32_MAX, hi32 = 0, or32 = 0;
-        EMU_EACH(l) {
-            uint32_t on = emu_lane_k32(m, l), a = r[l] + (uint32_t)in->imm;
-            or32 |= a & on;
-            uint32_t al = (a & on) | ~on, ah = a & on;
-            lo32 = al < lo32 ? al : lo32;
-            hi32 = ah > hi32 ? ah : hi32;
+#ifdef __AVX2__
+    if (!a32) {
+        __m256i mv = _mm256_set1_epi64x((long long)m);
+        for (unsigned g = 0; g < EMU_WARP_SIZE; g += 4) {
+            __m256i idx = _mm256_loadu_si256((const __m256i *)&A->a64[g]);
+            if (stride) idx = _mm256_add_epi64(idx, lane_offsets4(g, stride));
+            __m256i v;
+            if (full) {
+                v = _mm256_i64gather_epi64((const long long *)base, idx, 1);
+            } else {
+                __m256i bits = _mm256_loadu_si256((const __m256i *)&emu_lane_bit64[g]);
+                __m256i mk = _mm256_cmpeq_epi64(_mm256_and_si256(mv, bits), bits);
+                v = _mm256_mask_i64gather_epi64(_mm256_setzero_si256(), (const long long *)base, idx, mk, 1);
+            }
+            _mm256_storeu_si256((__m256i *)&val[g], v);
         }
-        lo = lo32;
-        hi = hi32;
-        ored = or32;
-    } else {
-        const uint64_t *r = w->r64[in->a];
-        EMU_EACH(l) {
-            uint64_t on = emu_lane_k64(m, l), a = r[l];
-            ored |= a & on;
-            uint64_t al = (a & on) | ~on, ah = a & on;
-            lo = al < lo ? al : lo;
-            hi = ah > hi ? ah : hi;
-        }
-        lo += (uint64_t)in->imm;
-        hi += (uint64_t)in->imm;
-        ored |= (uint64_t)in->imm;
+        return;
     }
-    if (L->check && (ored & (align - 1))) return false;
-    uint64_t end = hi + bytes;
-    if (end < hi) return false;
-    *out_lane_stride = 0;
-    switch (in->space) {
-    case PTX_SPACE_SHARED: case PTX_SPACE_SHARED_CLUSTER:
-        if (end > w->cta->shared_size) return false;
-        *out_base = w->cta->shared;
-        return true;
-    case PTX_SPACE_LOCAL:
-        if (end > w->local_stride) return false;
-        *out_base = w->local;
-        *out_lane_stride = w->local_stride;
-        return true;
-    case PTX_SPACE_PARAM:
-        if (write || end > L->params_size) return false;
-        *out_base = (uint8_t *)(uintptr_t)L->params;
-        return true;
-    default:   /* global, const, generic */
-        *out_base = NULL;
-        if (!L->check) return true;        /* generic addresses are host addresses */
-        if (lo >= w->gcache_base && end <= w->gcache_end) {
-            if (write && (w->gcache_flags & MEM_READONLY)) return false;
-            return true;
-        }
-        const struct mem_alloc *a = mem_find(L->mem, lo, end - lo);
-        if (!a || (write && (a->flags & MEM_READONLY))) return false;
-        w->gcache_base = a->base; w->gcache_end = a->base + a->size; w->gcache_flags = a->flags;
-        return true;
-    }
+#endif
+    EMU_LANES(l) if (full || EMU_ON(m, l)) memcpy(&val[l], direct_ptr(base, addr_of(A, a32, l), l, stride), 8);
 }
 
+/* Any load: every lane through the fast path or emu_mem_ptr. */
 static int h_ld(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
 {
     unsigned size = in->sub, nv = in->nv;
@@ -374,37 +543,110 @@ static int h_ld(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
     return EMU_CONTINUE;
 }
 
-/* The most common load: 4 bytes, one element, not atomic. */
-static int h_ld_b32(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
+/* One element of `size` bytes at p, extended to 64 bits. */
+EMU_INLINE uint64_t load_plain(const uint8_t *p, unsigned size, bool sgn)
 {
-    uint32_t *d = w->r32[in->v[0]];
-    uint32_t tmp[EMU_WARP_SIZE];
+    switch (size) {
+    case 1: { uint8_t v = *p; return sgn ? (uint64_t)(int8_t)v : v; }
+    case 2: { uint16_t v; memcpy(&v, p, 2); return sgn ? (uint64_t)(int16_t)v : v; }
+    case 4: { uint32_t v; memcpy(&v, p, 4); return v; }
+    default: { uint64_t v; memcpy(&v, p, 8); return v; }
+    }
+}
+
+/* ld of one element that is not atomic, specialised by size, sign, address
+ * width and full warp. 8-byte elements go to r64 rows, smaller ones to r32. */
+EMU_INLINE int ld_one(struct emu_warp *w, const struct emu_inst *in, emu_mask m, unsigned size, bool sgn, bool a32,
+                      bool full)
+{
+    struct lane_addr addr;
+    struct lane_span s;
     uint8_t *base;
     uint64_t stride;
-    if (warp_direct(w, in, m, 4, 4, false, &base, &stride)) {
-        EMU_LANES(l) {
-            const uint8_t *p = direct_ptr(base, emu_addr(w, in, l), l, stride);
-            if (EMU_ON(m, l)) memcpy(&tmp[l], p, 4);
+    lane_addrs(w, in, m, a32, full, size, &addr, &s);
+    if (!span_direct(w, in, &s, size, size, false, &base, &stride)) return h_ld(w, in, m);
+    if (size == 8) {
+        uint64_t val[EMU_WARP_SIZE];
+        uint64_t *d = w->r64[in->v[0]];
+        if (s.contiguous && !stride) {
+            memcpy(d, direct_ptr(base, s.lo, 0, 0), sizeof val);
+            return EMU_CONTINUE;
         }
-    } else {
-        EMU_LANES(l) {
-            if (!EMU_ON(m, l)) continue;
-            const void *p = emu_mem_ptr(w, in, l, in->space, emu_addr(w, in, l), 4, false);
-            if (!p) return EMU_STOP_FAULT;
-            memcpy(&tmp[l], p, 4);
-        }
+        gather64(base, &addr, a32, stride, m, full, val);
+        if (full) memcpy(d, val, sizeof val);
+        else EMU_EACH(l) EMU_PUT64(d, m, l, val[l]);
+        return EMU_CONTINUE;
     }
-    EMU_EACH(l) EMU_BLEND32(d, m, l, tmp[l]);
+    uint32_t val[EMU_WARP_SIZE];
+    uint32_t *d = w->r32[in->v[0]];
+    if (s.contiguous && !stride) {
+        const uint8_t *p = direct_ptr(base, s.lo, 0, 0);
+        if (size == 4) {
+            memcpy(d, p, sizeof val);
+        } else if (size == 2) {
+            uint16_t h[EMU_WARP_SIZE];
+            memcpy(h, p, sizeof h);
+            EMU_EACH(l) d[l] = sgn ? (uint32_t)(int32_t)(int16_t)h[l] : h[l];
+        } else {
+            uint8_t b[EMU_WARP_SIZE];
+            memcpy(b, p, sizeof b);
+            EMU_EACH(l) d[l] = sgn ? (uint32_t)(int32_t)(int8_t)b[l] : b[l];
+        }
+        return EMU_CONTINUE;
+    }
+    if (size == 4)
+        gather32(base, &addr, a32, &s, stride, m, full, val);
+    else
+        EMU_LANES(l) if (full || EMU_ON(m, l))
+            val[l] = (uint32_t)load_plain(direct_ptr(base, addr_of(&addr, a32, l), l, stride), size, sgn);
+    if (full) memcpy(d, val, sizeof val);
+    else EMU_EACH(l) EMU_BLEND32(d, m, l, val[l]);
     return EMU_CONTINUE;
 }
 
+#define LD_ONE(name, size, sgn, a32) \
+    static int name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    { \
+        return m == EMU_FULL ? ld_one(w, in, m, size, sgn, a32, true) : ld_one(w, in, m, size, sgn, a32, false); \
+    }
+LD_ONE(h_ld_u8_a64, 1, false, false)
+LD_ONE(h_ld_s8_a64, 1, true, false)
+LD_ONE(h_ld_u16_a64, 2, false, false)
+LD_ONE(h_ld_s16_a64, 2, true, false)
+LD_ONE(h_ld_b32_a64, 4, false, false)
+LD_ONE(h_ld_b64_a64, 8, false, false)
+LD_ONE(h_ld_u8_a32, 1, false, true)
+LD_ONE(h_ld_s8_a32, 1, true, true)
+LD_ONE(h_ld_u16_a32, 2, false, true)
+LD_ONE(h_ld_s16_a32, 2, true, true)
+LD_ONE(h_ld_b32_a32, 4, false, true)
+LD_ONE(h_ld_b64_a32, 8, false, true)
+
+/* [address width][size 1, 2, 4, 8][signed] */
+static const emu_fn t_ld_one[2][4][2] = {
+    { { h_ld_u8_a64, h_ld_s8_a64 }, { h_ld_u16_a64, h_ld_s16_a64 }, { h_ld_b32_a64, h_ld_b32_a64 },
+      { h_ld_b64_a64, h_ld_b64_a64 } },
+    { { h_ld_u8_a32, h_ld_s8_a32 }, { h_ld_u16_a32, h_ld_s16_a32 }, { h_ld_b32_a32, h_ld_b32_a32 },
+      { h_ld_b64_a32, h_ld_b64_a32 } },
+};
+
 /* A load whose address is the same for every lane (a kernel parameter or an
- * absolute/symbol address): one read, broadcast. in->sub: size. */
+ * absolute/symbol address): one read, broadcast. in->sub: size. Kernel
+ * parameters inside the buffer and aligned need no further check. */
+EMU_INLINE const uint8_t *uniform_ptr(struct emu_warp *w, const struct emu_inst *in, emu_mask m, unsigned bytes)
+{
+    unsigned l0 = (unsigned)__builtin_ctz(m);
+    uint64_t addr = emu_addr(w, in, l0);
+    const struct emu_launch *L = w->cta->launch;
+    if (in->space == PTX_SPACE_PARAM && addr + bytes <= L->params_size && addr + bytes > addr && !(addr & (bytes - 1)))
+        return L->params + addr;
+    return emu_mem_ptr(w, in, l0, in->space, addr, bytes, false);
+}
+
 static int h_ld_uniform(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
 {
     unsigned size = in->sub, nv = in->nv;
-    unsigned l0 = (unsigned)__builtin_ctz(m);
-    const uint8_t *p = emu_mem_ptr(w, in, l0, in->space, emu_addr(w, in, l0), size * nv, false);
+    const uint8_t *p = uniform_ptr(w, in, m, size * nv);
     if (!p) return EMU_STOP_FAULT;
     bool sgn = in->sub2 & LDST_SIGNED, atomic = in->sub2 & LDST_ATOMIC;
     for (unsigned k = 0; k < nv; k++) {
@@ -421,6 +663,42 @@ static int h_ld_uniform(struct emu_warp *w, const struct emu_inst *in, emu_mask 
     return EMU_CONTINUE;
 }
 
+/* The uniform load of one element that is not atomic, per size. */
+EMU_INLINE int ld_uniform_one(struct emu_warp *w, const struct emu_inst *in, emu_mask m, unsigned size, bool sgn)
+{
+    const uint8_t *p = uniform_ptr(w, in, m, size);
+    if (!p) return EMU_STOP_FAULT;
+    uint64_t v = load_plain(p, size, sgn);
+    if (size == 8) {
+        uint64_t *d = w->r64[in->v[0]];
+        if (m == EMU_FULL) EMU_EACH(l) d[l] = v;
+        else EMU_EACH(l) EMU_PUT64(d, m, l, v);
+    } else {
+        uint32_t *d = w->r32[in->v[0]], v32 = (uint32_t)v;
+        if (m == EMU_FULL) EMU_EACH(l) d[l] = v32;
+        else EMU_EACH(l) EMU_BLEND32(d, m, l, v32);
+    }
+    return EMU_CONTINUE;
+}
+
+#define LD_UNIFORM(name, size, sgn) \
+    static int name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    { \
+        return ld_uniform_one(w, in, m, size, sgn); \
+    }
+LD_UNIFORM(h_ldu_u8, 1, false)
+LD_UNIFORM(h_ldu_s8, 1, true)
+LD_UNIFORM(h_ldu_u16, 2, false)
+LD_UNIFORM(h_ldu_s16, 2, true)
+LD_UNIFORM(h_ldu_b32, 4, false)
+LD_UNIFORM(h_ldu_b64, 8, false)
+
+/* [size 1, 2, 4, 8][signed] */
+static const emu_fn t_ldu_one[4][2] = {
+    { h_ldu_u8, h_ldu_s8 }, { h_ldu_u16, h_ldu_s16 }, { h_ldu_b32, h_ldu_b32 }, { h_ldu_b64, h_ldu_b64 },
+};
+
+/* Any store: lanes in order, each through the fast path or emu_mem_ptr. */
 static int h_st(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
 {
     unsigned size = in->sub, nv = in->nv;
@@ -428,14 +706,6 @@ static int h_st(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
     uint8_t *base;
     uint64_t stride;
     bool direct = warp_direct(w, in, m, size * nv, size * nv, true, &base, &stride);
-    if (direct && nv == 1 && !atomic && !wide) {
-        const uint32_t *v = w->r32[in->v[0]];
-        EMU_LANES(l) {
-            if (!EMU_ON(m, l)) continue;
-            memcpy(direct_ptr(base, emu_addr(w, in, l), l, stride), &v[l], size);
-        }
-        return EMU_CONTINUE;
-    }
     EMU_LANES(l) {
         if (!EMU_ON(m, l)) continue;
         uint8_t *p = direct ? direct_ptr(base, emu_addr(w, in, l), l, stride)
@@ -448,6 +718,65 @@ static int h_st(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
     }
     return EMU_CONTINUE;
 }
+
+/* st of one element that is not atomic, specialised like ld_one. Lanes store
+ * in lane order (the last of several lanes writing one address wins). */
+EMU_INLINE int st_one(struct emu_warp *w, const struct emu_inst *in, emu_mask m, unsigned size, bool a32, bool full)
+{
+    struct lane_addr addr;
+    struct lane_span s;
+    uint8_t *base;
+    uint64_t stride;
+    lane_addrs(w, in, m, a32, full, size, &addr, &s);
+    if (!span_direct(w, in, &s, size, size, true, &base, &stride)) return h_st(w, in, m);
+    if (size == 8) {
+        const uint64_t *v = w->r64[in->v[0]];
+        if (s.contiguous && !stride) {
+            memcpy(direct_ptr(base, s.lo, 0, 0), v, EMU_WARP_SIZE * 8);
+            return EMU_CONTINUE;
+        }
+        EMU_LANES(l) if (full || EMU_ON(m, l)) memcpy(direct_ptr(base, addr_of(&addr, a32, l), l, stride), &v[l], 8);
+        return EMU_CONTINUE;
+    }
+    const uint32_t *v = w->r32[in->v[0]];
+    if (s.contiguous && !stride) {
+        uint8_t *p = direct_ptr(base, s.lo, 0, 0);
+        if (size == 4) {
+            memcpy(p, v, EMU_WARP_SIZE * 4);
+        } else if (size == 2) {
+            uint16_t h[EMU_WARP_SIZE];
+            EMU_EACH(l) h[l] = (uint16_t)v[l];
+            memcpy(p, h, sizeof h);
+        } else {
+            uint8_t b[EMU_WARP_SIZE];
+            EMU_EACH(l) b[l] = (uint8_t)v[l];
+            memcpy(p, b, sizeof b);
+        }
+        return EMU_CONTINUE;
+    }
+    EMU_LANES(l) if (full || EMU_ON(m, l)) memcpy(direct_ptr(base, addr_of(&addr, a32, l), l, stride), &v[l], size);
+    return EMU_CONTINUE;
+}
+
+#define ST_ONE(name, size, a32) \
+    static int name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    { \
+        return m == EMU_FULL ? st_one(w, in, m, size, a32, true) : st_one(w, in, m, size, a32, false); \
+    }
+ST_ONE(h_st_b8_a64, 1, false)
+ST_ONE(h_st_b16_a64, 2, false)
+ST_ONE(h_st_b32_a64, 4, false)
+ST_ONE(h_st_b64_a64, 8, false)
+ST_ONE(h_st_b8_a32, 1, true)
+ST_ONE(h_st_b16_a32, 2, true)
+ST_ONE(h_st_b32_a32, 4, true)
+ST_ONE(h_st_b64_a32, 8, true)
+
+/* [address width][size 1, 2, 4, 8] */
+static const emu_fn t_st_one[2][4] = {
+    { h_st_b8_a64, h_st_b16_a64, h_st_b32_a64, h_st_b64_a64 },
+    { h_st_b8_a32, h_st_b16_a32, h_st_b32_a32, h_st_b64_a32 },
+};
 
 /* ---- mov, cvta, isspacep ---------------------------------------------------------------- */
 
@@ -523,7 +852,10 @@ static int h_unpack(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
 }
 
 /* cvta: in->sub = space, in->sub2 = 1 for .to (generic -> space); 64-bit rows
- * unless in->nv == 32 (32-bit forms). */
+ * unless in->nv == 32 (32-bit forms). The generic window of a space starts at
+ * its host address: the CTA's shared memory, the parameter buffer, or lane l's
+ * local area (base + l * stride); global and const addresses are generic
+ * already (the selector makes those a mov). */
 static int h_cvta(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
 {
     bool to = in->sub2, narrow = in->nv == 32;
@@ -532,15 +864,25 @@ static int h_cvta(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
     case PTX_SPACE_SHARED: case PTX_SPACE_SHARED_CLUSTER: base = (uint64_t)(uintptr_t)w->cta->shared; break;
     case PTX_SPACE_LOCAL: base = (uint64_t)(uintptr_t)w->local; lane_step = w->local_stride; break;
     case PTX_SPACE_PARAM: base = (uint64_t)(uintptr_t)w->cta->launch->params; break;
-    default: break;   /* global and const: generic addresses are the same */
+    default: break;
     }
-    uint64_t sign = to ? (uint64_t)-1 : 1;   /* subtract the window base for .to */
+    if (to) {   /* generic -> space: subtract the window base */
+        base = (uint64_t)0 - base;
+        lane_step = (uint64_t)0 - lane_step;
+    }
     if (narrow) {
         uint32_t *d = w->r32[in->d]; const uint32_t *a = w->r32[in->a];
-        EMU_EACH(l) EMU_BLEND32(d, m, l, (uint32_t)(a[l] + sign * (base + l * lane_step)));
+        uint32_t b32 = (uint32_t)base, s32 = (uint32_t)lane_step;
+        EMU_EACH(l) EMU_BLEND32(d, m, l, a[l] + b32 + l * s32);
+    } else if (lane_step) {
+        uint64_t *d = w->r64[in->d]; const uint64_t *a = w->r64[in->a];
+        uint64_t off[EMU_WARP_SIZE];
+        off[0] = base;
+        for (unsigned l = 1; l < EMU_WARP_SIZE; l++) off[l] = off[l - 1] + lane_step;
+        EMU_EACH(l) EMU_PUT64(d, m, l, a[l] + off[l]);
     } else {
         uint64_t *d = w->r64[in->d]; const uint64_t *a = w->r64[in->a];
-        EMU_EACH(l) EMU_PUT64(d, m, l, a[l] + sign * (base + l * lane_step));
+        EMU_EACH(l) EMU_PUT64(d, m, l, a[l] + base);
     }
     return EMU_CONTINUE;
 }
@@ -605,7 +947,8 @@ static enum emu_sel sel_cvta(struct emu_decoder *dc, const struct ptx_instr *pi,
 {
     if (pi->nops != 2 || pi->ntypes != 1) return emu_dec_unsupported(dc, "cvta takes one type and two operands");
     enum ptx_type t = pi->types[0];
-    out->fn = h_cvta;
+    bool same = pi->space == PTX_SPACE_GLOBAL || pi->space == PTX_SPACE_CONST;
+    out->fn = same ? (type_wide(t) ? h_mov64 : h_mov32) : h_cvta;
     out->sub = (uint8_t)pi->space;
     out->sub2 = (pi->flags & PTX_IF_TO) != 0;
     out->nv = type_wide(t) ? 64 : 32;
@@ -663,10 +1006,11 @@ static enum emu_sel sel_ldst(struct emu_decoder *dc, const struct ptx_instr *pi,
         out->v[k] = store ? emu_dec_src(dc, e, reg_t) : emu_dec_dst(dc, e, reg_t);
     }
     bool uniform_addr = addr->reg < 0 && !(space == PTX_SPACE_LOCAL);
-    if (store) out->fn = h_st;
-    else if (uniform_addr) out->fn = h_ld_uniform;
-    else if (size == 4 && nv == 1 && !(out->sub2 & LDST_ATOMIC)) out->fn = h_ld_b32;
-    else out->fn = h_ld;
+    unsigned lg = size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : 3;
+    bool one = nv == 1 && !(out->sub2 & LDST_ATOMIC);
+    if (store) out->fn = one ? t_st_one[out->addr32 != 0][lg] : h_st;
+    else if (uniform_addr) out->fn = one ? t_ldu_one[lg][sgn] : h_ld_uniform;
+    else out->fn = one ? t_ld_one[out->addr32 != 0][lg][sgn] : h_ld;
     return EMU_SEL_OK;
 }
 
