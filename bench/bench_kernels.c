@@ -1,6 +1,8 @@
 /* bench_kernels.c -- `make bench`: times the bench kernels under Loom (one
  * worker unless --workers) against native C versions run in the same process,
  * and prints thread-instructions per second, SIMD efficiency and the ratio.
+ * A second table shows what checking costs: the same kernels with memory checking off
+ * (--no-check) and with --initcheck / --racecheck on (--no-check-table skips it).
  * --scaling adds a table of speedups from 1 worker to all cores. Medians of --runs. */
 #include "config.h"
 
@@ -212,14 +214,19 @@ int main(int argc, char **argv)
     const char *ptx = "bench/bench_kernels.ptx";
     int runs = 5, scale = 0;
     unsigned workers = 1;
-    bool scaling = false;
+    bool scaling = false, check_table = true;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--runs") && i + 1 < argc) runs = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--workers") && i + 1 < argc) workers = (unsigned)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--ptx") && i + 1 < argc) ptx = argv[++i];
         else if (!strcmp(argv[i], "--large")) scale = 1;
         else if (!strcmp(argv[i], "--scaling")) scaling = true;
-        else { fprintf(stderr, "usage: bench_kernels [--ptx FILE] [--runs N] [--workers N] [--large] [--scaling]\n"); return 2; }
+        else if (!strcmp(argv[i], "--no-check-table")) check_table = false;
+        else {
+            fprintf(stderr, "usage: bench_kernels [--ptx FILE] [--runs N] [--workers N] [--large] [--scaling] "
+                    "[--no-check-table]\n");
+            return 2;
+        }
     }
     if (runs < 1 || runs > 16) runs = 5;
     struct data d;
@@ -231,6 +238,7 @@ int main(int argc, char **argv)
            workers == 1 ? "" : "s");
     printf("%-12s %10s %10s %8s %14s %9s\n", "kernel", "loom ms", "native ms", "ratio", "thread-inst/s", "SIMD eff");
     int bad = 0;
+    double checked[NKERNELS];
     for (int k = 0; k < NKERNELS; k++) {
         double ls[16], ns[16];
         bool ok = true;
@@ -242,6 +250,7 @@ int main(int argc, char **argv)
         struct stat_sum sum = { .name = names[k] };
         loom_stats_foreach(dev, take_stats, &sum);
         double lm = median(ls, runs), nm = median(ns, runs);
+        checked[k] = lm;
         double total_loom = 0;
         for (int r = 0; r < runs; r++) total_loom += ls[r];
         double tips = (double)sum.ti / total_loom;
@@ -251,6 +260,30 @@ int main(int argc, char **argv)
         bad += !ok;
     }
     loom_device_destroy(dev);
+    if (check_table) {
+        /* The same kernels on devices configured otherwise: checking off, then each deeper check. */
+        static const char *const modes[] = { "no-check", "initcheck", "racecheck" };
+        double ms[3][NKERNELS];
+        for (int m = 0; m < 3; m++) {
+            struct loom_device_config c = { .workers = workers, .no_check = m == 0, .initcheck = m == 1,
+                                            .racecheck = m == 2 };
+            CK(loom_device_create(&c, &dev));
+            CK(loom_module_load_file(dev, ptx, &mod));
+            for (int k = 0; k < NKERNELS; k++) {
+                double ls[16], ns[16];
+                bool okr;
+                for (int r = 0; r < runs; r++) run_one(k, &d, &ls[r], &ns[r], &okr);
+                ms[m][k] = median(ls, runs);
+            }
+            loom_device_destroy(dev);
+        }
+        printf("\nWhat checking costs: median ms with memory checking (the default, as above), without it\n"
+               "(--no-check), and with the deeper checks (--initcheck, --racecheck)\n");
+        printf("%-12s %10s %10s %8s %10s %10s\n", "kernel", "checked", modes[0], "cost", modes[1], modes[2]);
+        for (int k = 0; k < NKERNELS; k++)
+            printf("%-12s %10.2f %10.2f %7.0f%% %10.2f %10.2f\n", names[k], checked[k] * 1e3, ms[0][k] * 1e3,
+                   100.0 * (checked[k] / ms[0][k] - 1.0), ms[1][k] * 1e3, ms[2][k] * 1e3);
+    }
     if (scaling) {
         struct loom_device_config all = { .workers = 0, .stats = false };
         printf("\nScaling: median ms with 1 worker and with all cores\n%-12s %10s %10s %8s\n", "kernel", "1 worker",
