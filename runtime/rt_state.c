@@ -1,6 +1,7 @@
 /* rt_state.c -- the runtime's process state: the Loom device created on first use from
  * LOOM_* environment variables, per-thread last errors, sticky faults, tracing, the exit summary. */
 #include <stdarg.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,6 +119,11 @@ static void init_device(void)
         return;
     }
     loom_device_props(rt.dev, &rt.props);
+    /* Ctrl-C during a kernel stops it with a report of where its warps are, unless the
+     * program handles SIGINT itself; outside kernels it ends the program as usual. */
+    struct sigaction old;
+    if (sigaction(SIGINT, NULL, &old) == 0 && old.sa_handler == SIG_DFL && !(old.sa_flags & SA_SIGINFO))
+        loom_device_catch_sigint(rt.dev);
     atexit(exit_hook);
     rt_log("device created: %s, compute capability %d.%d, %d SMs", rt.props.name, rt.props.cc_major,
            rt.props.cc_minor, rt.props.multiprocessors);
@@ -148,6 +154,7 @@ cudaError_t rt_error_from_status(enum loom_status s)
     case LOOM_ERR_DEADLOCK: return cudaErrorLaunchFailure;
     case LOOM_ERR_TIMEOUT: return cudaErrorLaunchTimeout;
     case LOOM_ERR_LAUNCH_FAILED: return cudaErrorLaunchFailure;
+    case LOOM_ERR_INTERRUPTED: return cudaErrorLaunchFailure;
     case LOOM_ERR_NOT_READY: return cudaErrorNotReady;
     case LOOM_ERR_IO: return cudaErrorFileNotFound;
     default: return cudaErrorUnknown;
@@ -158,7 +165,7 @@ bool rt_is_fault(enum loom_status s)
 {
     switch (s) {
     case LOOM_ERR_ILLEGAL_ADDRESS: case LOOM_ERR_MISALIGNED: case LOOM_ERR_TRAP: case LOOM_ERR_ASSERT:
-    case LOOM_ERR_DEADLOCK: case LOOM_ERR_TIMEOUT: case LOOM_ERR_LAUNCH_FAILED:
+    case LOOM_ERR_DEADLOCK: case LOOM_ERR_TIMEOUT: case LOOM_ERR_LAUNCH_FAILED: case LOOM_ERR_INTERRUPTED:
         return true;
     default:
         return false;
