@@ -59,8 +59,10 @@ static const char run_usage[] =
     "                            kernel completes\n"
     "  inout:TYPE:COUNT=@IN>OUT  initialised from IN, written to OUT\n"
     "\n"
-    "OPTIONS (as for loom exec): --workers N, --device PRESET, --stats, --no-check,\n"
-    "--deterministic, --timeout S; -v, --verbose describes the launch and its arguments.\n"
+    "OPTIONS: --workers N, --device PRESET, --stats, --no-check, --deterministic,\n"
+    "--timeout S (as for loom exec); --cooperative (grid-wide sync allowed);\n"
+    "--initcheck (reads of memory never written); --racecheck (shared-memory races);\n"
+    "-v, --verbose (describe the launch and its arguments).\n"
     "\n"
     "Quote arguments holding '>' so that the shell does not redirect:\n"
     "  loom run saxpy.ptx --kernel saxpy --grid 4 --block 256 s32:1000 f32:2.0 \\\n"
@@ -88,7 +90,8 @@ static const char exec_usage[] =
     "  --timeout S      stop a kernel running longer than S seconds    LOOM_TIMEOUT=S\n"
     "                   and show where each warp is\n"
     "\n"
-    "LOOM_LOG=1 traces the CUDA calls the program makes.\n"
+    "LOOM_LOG=1 traces the CUDA calls the program makes; LOOM_INITCHECK=1 and\n"
+    "LOOM_RACECHECK=1 turn on the checks of loom run's --initcheck and --racecheck.\n"
     "Example:  loom exec --stats ./vector_add 1000000\n";
 
 static const struct loom_command commands[] = {
