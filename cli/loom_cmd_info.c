@@ -199,7 +199,7 @@ static void print_host_text(const struct info_host *h)
     if (env && *env)
         row("Workers:", "%s (LOOM_WORKERS)", env);
     else
-        row("Workers:", "%u, one per core (--workers N or LOOM_WORKERS to change)", h->cores);
+        row("Workers:", "%u, one per processor (--workers N or LOOM_WORKERS to change)", h->pus);
 }
 
 static void print_device_text(const struct sched_preset *p)
