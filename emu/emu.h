@@ -305,6 +305,12 @@ static inline uint64_t emu_addr(const struct emu_warp *w, const struct emu_inst 
  * report and returns NULL (the handler then returns EMU_STOP_FAULT). */
 void *emu_mem_ptr(struct emu_warp *w, const struct emu_inst *in, unsigned l, enum ptx_space space,
                   uint64_t addr, unsigned size, bool write);
+/* The warp-wide fast path of emu_mem_ptr for handlers that access `bytes`
+ * bytes per lane: when every lane in m lies inside one region that needs no
+ * per-lane check (and is aligned), fills out_ptr[l] for all lanes and
+ * returns true; otherwise the caller uses emu_mem_ptr lane by lane. */
+bool emu_mem_direct(struct emu_warp *w, const struct emu_inst *in, emu_mask m, unsigned bytes, bool write,
+                    void *out_ptr[EMU_WARP_SIZE]);
 
 /* ---- Host services (emu_host.c) ------------------------------------------
  * printf FIFO, the in-kernel malloc heap and assert reports, per device. */

@@ -187,6 +187,8 @@ static uint32_t atom_cas16(void *p, uint32_t cmp, uint32_t val)
 static int atom_ptrs(struct emu_warp *w, const struct emu_inst *in, emu_mask m, unsigned size,
                      void *out_ptr[EMU_WARP_SIZE])
 {
+    if (emu_mem_direct(w, in, m, size, true, out_ptr))
+        return EMU_CONTINUE;
     EMU_LANES(l) {
         out_ptr[l] = NULL;
         if (!EMU_ON(m, l))
@@ -199,8 +201,11 @@ static int atom_ptrs(struct emu_warp *w, const struct emu_inst *in, emu_mask m, 
 }
 
 /* One handler per (operation, type): PRIM(p, b, c) is the lane's operation on
- * host pointer p (of type PT *), returning the old value. */
-#define ATOM_HANDLER(name, R, ROW, PT, SIZE, PRIM)                                      \
+ * host pointer p (of type PT *), returning the old value. Shared memory
+ * belongs to one CTA, which runs on one worker at a time: there the
+ * integer operations are plain read-modify-writes, PLAIN(o, b, c) giving the
+ * new value from the old o. */
+#define ATOM_HANDLER(name, R, ROW, PT, SIZE, PRIM, PLAIN, HAS_PLAIN)                     \
     static int emu_atom_##name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
     {                                                                                   \
         void *ptr[EMU_WARP_SIZE];                                                       \
@@ -209,51 +214,59 @@ static int atom_ptrs(struct emu_warp *w, const struct emu_inst *in, emu_mask m, 
         const R *bv = ROW(w, in->b);                                                    \
         const R *cv = ROW(w, in->c == EMU_NOREG ? in->b : in->c);                       \
         R *dv = in->d == EMU_NOREG ? NULL : ROW(w, in->d);                              \
+        bool plain = HAS_PLAIN && in->space == PTX_SPACE_SHARED;                        \
         EMU_LANES(l) {                                                                  \
             if (!EMU_ON(m, l))                                                          \
                 continue;                                                               \
             PT *p = (PT *)ptr[l];                                                       \
-            R b = bv[l], c = cv[l];                                                     \
-            R old = (R)(PRIM);                                                          \
+            R b = bv[l], c = cv[l], old;                                                \
+            if (plain) {                                                                \
+                R o = *(R *)ptr[l];                                                     \
+                *(R *)ptr[l] = (R)(PLAIN);                                              \
+                old = o;                                                                \
+            } else {                                                                    \
+                old = (R)(PRIM);                                                        \
+            }                                                                           \
             (void)c;                                                                    \
+            (void)p;                                                                    \
             if (dv)                                                                     \
                 dv[l] = old;                                                            \
         }                                                                               \
         return EMU_CONTINUE;                                                            \
     }
 
-#define ATOM_H32(name, PRIM) ATOM_HANDLER(name, uint32_t, EMU_R32, uint32_t, 4, PRIM)
-#define ATOM_H64(name, PRIM) ATOM_HANDLER(name, uint64_t, EMU_R64, uint64_t, 8, PRIM)
-#define ATOM_H16(name, PRIM) ATOM_HANDLER(name, uint32_t, EMU_R32, void, 2, PRIM)
+#define ATOM_H32(name, PRIM, PLAIN) ATOM_HANDLER(name, uint32_t, EMU_R32, uint32_t, 4, PRIM, PLAIN, 1)
+#define ATOM_H64(name, PRIM, PLAIN) ATOM_HANDLER(name, uint64_t, EMU_R64, uint64_t, 8, PRIM, PLAIN, 1)
+#define ATOM_H16(name, PRIM) ATOM_HANDLER(name, uint32_t, EMU_R32, void, 2, PRIM, 0, 0)
 
-ATOM_H32(add_u32, __atomic_fetch_add(p, b, ATOM_MO))
-ATOM_H32(and_b32, __atomic_fetch_and(p, b, ATOM_MO))
-ATOM_H32(or_b32, __atomic_fetch_or(p, b, ATOM_MO))
-ATOM_H32(xor_b32, __atomic_fetch_xor(p, b, ATOM_MO))
-ATOM_H32(exch_b32, __atomic_exchange_n(p, b, ATOM_MO))
-ATOM_H32(cas_b32, (__atomic_compare_exchange_n(p, &b, c, false, ATOM_MO, ATOM_MO), b))
-ATOM_H32(inc_u32, atom_cas_loop32(p, b, atom_op_inc))
-ATOM_H32(dec_u32, atom_cas_loop32(p, b, atom_op_dec))
-ATOM_H32(min_u32, atom_cas_loop32(p, b, atom_op_min_u32))
-ATOM_H32(max_u32, atom_cas_loop32(p, b, atom_op_max_u32))
-ATOM_H32(min_s32, atom_cas_loop32(p, b, atom_op_min_s32))
-ATOM_H32(max_s32, atom_cas_loop32(p, b, atom_op_max_s32))
-ATOM_H32(add_f32_noftz, atom_cas_loop32(p, b, atom_op_add_f32))
-ATOM_H32(add_f32_ftz, atom_cas_loop32(p, b, atom_op_add_f32_ftz))
-ATOM_H32(add_f16x2, atom_cas_loop32(p, b, atom_f16x2_add))
-ATOM_H32(add_bf16x2, atom_cas_loop32(p, b, atom_bf16x2_add))
+ATOM_H32(add_u32, __atomic_fetch_add(p, b, ATOM_MO), o + b)
+ATOM_H32(and_b32, __atomic_fetch_and(p, b, ATOM_MO), o & b)
+ATOM_H32(or_b32, __atomic_fetch_or(p, b, ATOM_MO), o | b)
+ATOM_H32(xor_b32, __atomic_fetch_xor(p, b, ATOM_MO), o ^ b)
+ATOM_H32(exch_b32, __atomic_exchange_n(p, b, ATOM_MO), b)
+ATOM_H32(cas_b32, (__atomic_compare_exchange_n(p, &b, c, false, ATOM_MO, ATOM_MO), b), o == b ? c : o)
+ATOM_H32(inc_u32, atom_cas_loop32(p, b, atom_op_inc), atom_op_inc(o, b))
+ATOM_H32(dec_u32, atom_cas_loop32(p, b, atom_op_dec), atom_op_dec(o, b))
+ATOM_H32(min_u32, atom_cas_loop32(p, b, atom_op_min_u32), atom_op_min_u32(o, b))
+ATOM_H32(max_u32, atom_cas_loop32(p, b, atom_op_max_u32), atom_op_max_u32(o, b))
+ATOM_H32(min_s32, atom_cas_loop32(p, b, atom_op_min_s32), atom_op_min_s32(o, b))
+ATOM_H32(max_s32, atom_cas_loop32(p, b, atom_op_max_s32), atom_op_max_s32(o, b))
+ATOM_H32(add_f32_noftz, atom_cas_loop32(p, b, atom_op_add_f32), atom_op_add_f32(o, b))
+ATOM_H32(add_f32_ftz, atom_cas_loop32(p, b, atom_op_add_f32_ftz), atom_op_add_f32_ftz(o, b))
+ATOM_H32(add_f16x2, atom_cas_loop32(p, b, atom_f16x2_add), atom_f16x2_add(o, b))
+ATOM_H32(add_bf16x2, atom_cas_loop32(p, b, atom_bf16x2_add), atom_bf16x2_add(o, b))
 
-ATOM_H64(add_u64, __atomic_fetch_add(p, b, ATOM_MO))
-ATOM_H64(and_b64, __atomic_fetch_and(p, b, ATOM_MO))
-ATOM_H64(or_b64, __atomic_fetch_or(p, b, ATOM_MO))
-ATOM_H64(xor_b64, __atomic_fetch_xor(p, b, ATOM_MO))
-ATOM_H64(exch_b64, __atomic_exchange_n(p, b, ATOM_MO))
-ATOM_H64(cas_b64, (__atomic_compare_exchange_n(p, &b, c, false, ATOM_MO, ATOM_MO), b))
-ATOM_H64(min_u64, atom_cas_loop64(p, b, atom_op_min_u64))
-ATOM_H64(max_u64, atom_cas_loop64(p, b, atom_op_max_u64))
-ATOM_H64(min_s64, atom_cas_loop64(p, b, atom_op_min_s64))
-ATOM_H64(max_s64, atom_cas_loop64(p, b, atom_op_max_s64))
-ATOM_H64(add_f64, atom_cas_loop64(p, b, atom_op_add_f64))
+ATOM_H64(add_u64, __atomic_fetch_add(p, b, ATOM_MO), o + b)
+ATOM_H64(and_b64, __atomic_fetch_and(p, b, ATOM_MO), o & b)
+ATOM_H64(or_b64, __atomic_fetch_or(p, b, ATOM_MO), o | b)
+ATOM_H64(xor_b64, __atomic_fetch_xor(p, b, ATOM_MO), o ^ b)
+ATOM_H64(exch_b64, __atomic_exchange_n(p, b, ATOM_MO), b)
+ATOM_H64(cas_b64, (__atomic_compare_exchange_n(p, &b, c, false, ATOM_MO, ATOM_MO), b), o == b ? c : o)
+ATOM_H64(min_u64, atom_cas_loop64(p, b, atom_op_min_u64), atom_op_min_u64(o, b))
+ATOM_H64(max_u64, atom_cas_loop64(p, b, atom_op_max_u64), atom_op_max_u64(o, b))
+ATOM_H64(min_s64, atom_cas_loop64(p, b, atom_op_min_s64), atom_op_min_s64(o, b))
+ATOM_H64(max_s64, atom_cas_loop64(p, b, atom_op_max_s64), atom_op_max_s64(o, b))
+ATOM_H64(add_f64, atom_cas_loop64(p, b, atom_op_add_f64), atom_op_add_f64(o, b))
 
 ATOM_H16(cas_b16, atom_cas16(p, b, c))
 ATOM_H16(add_f16, atom_rmw16(p, b, atom_f16_add))

@@ -179,36 +179,56 @@ void emu_simt_diverge_n(struct emu_warp *w, const uint32_t *targets, const emu_m
 
 /* ---- The dispatch loop ----------------------------------------------------------- */
 
-/* Runs one warp until it stops or `budget` instructions have run. */
+/* Lanes in a mask, inline: this file is built for baseline x86-64, where
+ * __builtin_popcount is a library call. */
+static inline uint32_t popc32(uint32_t x)
+{
+    x -= (x >> 1) & 0x55555555u;
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    x = (x + (x >> 4)) & 0x0F0F0F0Fu;
+    return (x * 0x01010101u) >> 24;
+}
+
+/* Runs one warp until it stops or `budget` instructions have run. The pc
+ * lives in a register between instructions: handlers see w->pc already
+ * advanced and may overwrite it (branches), so it is reloaded after each. */
 static int warp_run(struct emu_warp *w, const struct emu_inst *code, uint64_t budget)
 {
+    uint32_t pc = w->pc;
+    emu_mask count_mask = w->count_mask;
+    uint64_t count_lanes = w->count_lanes, thread_inst = 0;
+    int rc;
     for (;;) {
         const struct emu_simt_entry *top = &w->stack[w->sp - 1];
-        if (w->pc == top->reconv) {              /* reconvergence: pop */
+        if (pc == top->reconv) {                 /* reconvergence: pop */
             w->sp--;
             simt_load_top(w);
-            int rc = emu_simt_settle(w);
-            if (rc) return rc;
+            rc = emu_simt_settle(w);
+            if (rc) break;
+            pc = w->pc;
             continue;
         }
-        const struct emu_inst *in = &code[w->pc++];
+        const struct emu_inst *in = &code[pc];
+        w->pc = pc + 1;
         emu_mask m = w->active;
         if (in->guard != EMU_NOGUARD) {
             emu_mask p = w->pred[in->guard];
             m &= in->guard_neg ? ~p : p;
         }
         w->n_inst++;
-        if (m != w->count_mask) {
-            w->count_mask = m;
-            w->count_lanes = (uint32_t)__builtin_popcount(m);
+        if (m != count_mask) {
+            count_mask = m;
+            count_lanes = popc32(m);
         }
-        w->n_thread_inst += w->count_lanes;
-        if (m) {
-            int rc = in->fn(w, in, m);
-            if (rc) return rc;
-        }
-        if (--budget == 0) return EMU_STOP_YIELD;
+        thread_inst += count_lanes;
+        if (m && (rc = in->fn(w, in, m)) != EMU_CONTINUE) break;
+        pc = w->pc;
+        if (--budget == 0) { rc = EMU_STOP_YIELD; break; }
     }
+    w->count_mask = count_mask;
+    w->count_lanes = (uint32_t)count_lanes;
+    w->n_thread_inst += thread_inst;
+    return rc;
 }
 
 /* ---- CTAs -------------------------------------------------------------------------- */
@@ -361,7 +381,7 @@ static uint32_t live_threads(const struct emu_cta *cta)
 {
     uint32_t n = 0;
     for (uint32_t i = 0; i < cta->nwarps; i++)
-        if (!cta->warps[i].done) n += (uint32_t)__builtin_popcount(cta->warps[i].valid & ~cta->warps[i].exited);
+        if (!cta->warps[i].done) n += popc32(cta->warps[i].valid & ~cta->warps[i].exited);
     return n;
 }
 
@@ -379,7 +399,7 @@ int emu_barrier_arrive(struct emu_warp *w, const struct emu_inst *in, uint32_t i
         return emu_fault(w, in, (unsigned)__builtin_ctz(m), LOOM_ERR_LAUNCH_FAILED, 0, 0,
                          "barrier %u used with thread counts %u and %u at once", id, b->expected_count, expected);
     b->expected_count = expected;
-    b->arrived += (uint32_t)__builtin_popcount(w->valid & ~w->exited);
+    b->arrived += popc32(w->valid & ~w->exited);
     return EMU_CONTINUE;
 }
 

@@ -431,6 +431,23 @@ static inline void store_elem(void *p, uint64_t v, unsigned size, bool atomic)
     }
 }
 
+/* Host addresses of every lane in m for a handler that accesses `bytes` bytes
+ * per lane (atomics): the fast path's test, then base + addr + l * stride. */
+bool emu_mem_direct(struct emu_warp *w, const struct emu_inst *in, emu_mask m, unsigned bytes, bool write,
+                    void *out_ptr[EMU_WARP_SIZE])
+{
+    struct lane_addr addr;
+    struct lane_span s;
+    uint8_t *base;
+    uint64_t stride;
+    if (m == EMU_FULL) lane_addrs(w, in, m, in->addr32, true, bytes, &addr, &s);
+    else lane_addrs(w, in, m, in->addr32, false, bytes, &addr, &s);
+    if (!span_direct(w, in, &s, bytes, bytes, write, &base, &stride)) return false;
+    if (in->addr32) EMU_LANES(l) out_ptr[l] = direct_ptr(base, addr.a32[l], l, stride);
+    else EMU_LANES(l) out_ptr[l] = direct_ptr(base, addr.a64[l], l, stride);
+    return true;
+}
+
 /* Gathers of the fast path: val[l] = the element at base + addr[l] + l * stride
  * for the lanes in m (all lanes when full), others left alone. With AVX2 these
  * are hardware gathers whose masked-off lanes read nothing. */

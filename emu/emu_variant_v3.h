@@ -15,6 +15,7 @@
 #define emu_sel_warp emu_sel_warp_v3
 #define emu_sel_video emu_sel_video_v3
 #define emu_mem_ptr emu_mem_ptr_v3
+#define emu_mem_direct emu_mem_direct_v3
 #define emu_h_implicit_ret emu_h_implicit_ret_v3
 
 #endif
