@@ -47,7 +47,7 @@ static void describe_outside(int64_t off, unsigned size, uint64_t region, const 
 {
     if (off < 0)
         snprintf(buf, n, "the access is %" PRIu64 " bytes before the start of %s: offset %" PRId64,
-                 (uint64_t)-off, name, off);
+                 0 - (uint64_t)off, name, off);
     else if ((uint64_t)off >= region)
         snprintf(buf, n, "the access is %" PRIu64 " bytes past the end of %s: offset %" PRId64,
                  (uint64_t)off - region, name, off);
