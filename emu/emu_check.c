@@ -196,7 +196,12 @@ void *emu_check_global(struct emu_warp *w, const struct emu_inst *in, unsigned l
     struct shadow *s = shadow_of(L->checker, a);
     if (!s) return (void *)(uintptr_t)addr;
     uint64_t off = addr - a->base;
-    if (write) {
+    /* An atomic reads before it writes (atomicAdd on a buffer nobody zeroed), except
+     * exchange, which programs use as an atomic store. */
+    const struct emu_program *p = L->prog;
+    const struct ptx_instr *ir = in && (uint32_t)(in - p->code) < p->ncode ? p->locs[in - p->code].ir : NULL;
+    bool reads = !write || (ir && (ir->op == PTX_OP_ATOM || ir->op == PTX_OP_RED) && ir->subop != PTX_MOD_EXCH);
+    if (!reads) {
         mark(s, off, size);
         return (void *)(uintptr_t)addr;
     }
@@ -208,11 +213,12 @@ void *emu_check_global(struct emu_warp *w, const struct emu_inst *in, unsigned l
         else if (a->label) snprintf(name, sizeof name, "the %.64s", a->label);
         else snprintf(name, sizeof name, "allocation #%u", a->id);
         emu_fault(w, in, l, LOOM_ERR_LAUNCH_FAILED, addr, size,
-                  "uninitialized global read of %u bytes at 0x%" PRIx64 "\n  byte %u of it, offset %" PRIu64
+                  "uninitialized global %s of %u bytes at 0x%" PRIx64 "\n  byte %u of it, offset %" PRIu64
                   " of %s (%" PRIu64 " bytes at 0x%" PRIx64 "), was never written by the host or a kernel",
-                  size, addr, k, b, name, a->size, a->base);
+                  write ? "atomic read-modify-write" : "read", size, addr, k, b, name, a->size, a->base);
         return NULL;
     }
+    if (write) mark(s, off, size);
     return (void *)(uintptr_t)addr;
 }
 

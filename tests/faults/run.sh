@@ -73,6 +73,7 @@ clean() {
 # --initcheck: device memory read before anything wrote it; --racecheck: shared memory
 # accessed by two threads with no barrier between them, at least one writing.
 fault initcheck 1 initcheck.ptx --kernel heap_uninit --initcheck --grid 1 --block 64 "out:s32:64>$O" s32:64
+fault initcheck_atomic 1 initcheck.ptx --kernel heap_atomic --initcheck --grid 1 --block 64 in:s32:64=iota "out:s32:16>$O"
 clean initcheck_clean initcheck.ptx --kernel all_written --initcheck --grid 2 --block 64 in:s32:64=iota "out:s32:64>$O"
 clean initcheck_off initcheck.ptx --kernel heap_uninit --grid 1 --block 64 "out:s32:64>$O" s32:64
 fault race_neighbour 1 race.ptx --kernel neighbour --racecheck --grid 1 --block 64 "out:s32:64>$O"
