@@ -2,12 +2,78 @@
  * events and host callbacks, mapped onto Loom's asynchronous streams. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "runtime/rt_internal.h"
 
 static void destroy_event(void *p)
 {
     loom_event_destroy(p);
+}
+
+/* Live stream and event handles the program created, sorted by address. A handle is
+ * checked by looking it up here, never by reading through it: after cudaStreamDestroy
+ * or cudaEventDestroy it points at freed memory, and a wild one at anything. */
+static pthread_mutex_t handles_lock = PTHREAD_MUTEX_INITIALIZER;
+static const void **handles;
+static size_t nhandles, handles_cap;
+
+/* Index of the first handle not below h (caller holds handles_lock). */
+static size_t handle_pos(const void *h)
+{
+    size_t lo = 0, hi = nhandles;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if ((uintptr_t)handles[mid] < (uintptr_t)h)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static bool handle_live(const void *h)
+{
+    pthread_mutex_lock(&handles_lock);
+    size_t i = handle_pos(h);
+    bool live = h && i < nhandles && handles[i] == h;
+    pthread_mutex_unlock(&handles_lock);
+    return live;
+}
+
+static bool handle_add(const void *h)
+{
+    pthread_mutex_lock(&handles_lock);
+    bool ok = true;
+    if (nhandles == handles_cap) {
+        size_t ncap = handles_cap ? 2 * handles_cap : 64;
+        const void **nv = realloc(handles, ncap * sizeof *nv);
+        if (nv) {
+            handles = nv;
+            handles_cap = ncap;
+        } else {
+            ok = false;
+        }
+    }
+    if (ok) {
+        size_t i = handle_pos(h);
+        memmove(&handles[i + 1], &handles[i], (nhandles - i) * sizeof *handles);
+        handles[i] = h;
+        nhandles++;
+    }
+    pthread_mutex_unlock(&handles_lock);
+    return ok;
+}
+
+static void handle_del(const void *h)
+{
+    pthread_mutex_lock(&handles_lock);
+    size_t i = handle_pos(h);
+    if (i < nhandles && handles[i] == h) {
+        memmove(&handles[i], &handles[i + 1], (nhandles - i - 1) * sizeof *handles);
+        nhandles--;
+    }
+    pthread_mutex_unlock(&handles_lock);
 }
 
 /* The per-thread default stream of each host thread, created on first use and
@@ -84,7 +150,7 @@ cudaError_t rt_stream_resolve(cudaStream_t s, bool per_thread, struct loom_strea
         return cudaSuccess;
     if (s == cudaStreamPerThread)
         return per_thread_stream(out_ls);
-    if (s->magic != RT_STREAM_MAGIC)
+    if (!handle_live(s) || s->magic != RT_STREAM_MAGIC)
         return cudaErrorInvalidResourceHandle;
     *out_ls = s->ls;
     return cudaSuccess;
@@ -113,6 +179,11 @@ static cudaError_t stream_create(cudaStream_t *pStream, unsigned flags, int prio
     s->magic = RT_STREAM_MAGIC;
     s->flags = flags;
     s->priority = priority;
+    if (!handle_add(s)) {
+        loom_stream_destroy(s->ls);
+        free(s);
+        return cudaErrorMemoryAllocation;
+    }
     pthread_mutex_lock(&rt.lock);
     s->id = rt.next_stream_id++;
     pthread_mutex_unlock(&rt.lock);
@@ -142,7 +213,8 @@ cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int fla
 /* A handle the user created (not a default stream). */
 static bool user_stream(cudaStream_t s)
 {
-    return s && s != cudaStreamLegacy && s != cudaStreamPerThread && s->magic == RT_STREAM_MAGIC && !s->per_thread;
+    return s && s != cudaStreamLegacy && s != cudaStreamPerThread && handle_live(s) && s->magic == RT_STREAM_MAGIC &&
+           !s->per_thread;
 }
 
 cudaError_t cudaStreamDestroy(cudaStream_t stream)
@@ -152,6 +224,7 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream)
         e = cudaErrorInvalidResourceHandle;
     if (e == cudaSuccess) {
         e = rt_check(loom_stream_destroy(stream->ls));
+        handle_del(stream);
         stream->magic = 0;
         free(stream);
     }
@@ -192,13 +265,15 @@ static cudaError_t stream_query(cudaStream_t stream, bool per_thread)
 cudaError_t cudaStreamQuery(cudaStream_t stream) { return stream_query(stream, false); }
 cudaError_t cudaStreamQuery_ptsz(cudaStream_t stream) { return stream_query(stream, true); }
 
+static bool valid_event(cudaEvent_t ev);
+
 static cudaError_t stream_wait_event(cudaStream_t stream, cudaEvent_t event, unsigned flags, bool per_thread)
 {
     struct loom_stream *ls;
     cudaError_t e = rt_enter();
     if (e == cudaSuccess)
         e = rt_stream_resolve(stream, per_thread, &ls);
-    if (e == cudaSuccess && (!event || event->magic != RT_EVENT_MAGIC))
+    if (e == cudaSuccess && !valid_event(event))
         e = cudaErrorInvalidResourceHandle;
     if (e == cudaSuccess)
         e = rt_check(loom_stream_wait_event(ls, event->le));
@@ -411,6 +486,11 @@ static cudaError_t event_create(cudaEvent_t *event, unsigned flags)
     }
     ev->magic = RT_EVENT_MAGIC;
     ev->flags = flags;
+    if (!handle_add(ev)) {
+        loom_event_destroy(ev->le);
+        free(ev);
+        return cudaErrorMemoryAllocation;
+    }
     *event = ev;
     return cudaSuccess;
 }
@@ -429,7 +509,7 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags)
 
 static bool valid_event(cudaEvent_t ev)
 {
-    return ev && ev->magic == RT_EVENT_MAGIC;
+    return ev && handle_live(ev) && ev->magic == RT_EVENT_MAGIC;
 }
 
 cudaError_t cudaEventDestroy(cudaEvent_t event)
@@ -439,6 +519,7 @@ cudaError_t cudaEventDestroy(cudaEvent_t event)
         e = cudaErrorInvalidResourceHandle;
     if (e == cudaSuccess) {
         e = rt_check(loom_event_destroy(event->le));
+        handle_del(event);
         event->magic = 0;
         free(event);
     }
