@@ -28,6 +28,14 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* The least of n times: what a run costs without interference from other work. */
+static double minimum(const double *v, int n)
+{
+    double m = v[0];
+    for (int i = 1; i < n; i++) m = v[i] < m ? v[i] : m;
+    return m;
+}
+
 static double median(double *v, int n)
 {
     qsort(v, (size_t)n, sizeof *v, cmp_double);
@@ -214,7 +222,8 @@ int main(int argc, char **argv)
     const char *ptx = "bench/bench_kernels.ptx";
     int runs = 5, scale = 0;
     unsigned workers = 1;
-    bool scaling = false, check_table = true;
+    bool scaling = false, check_table = true, use_min = false;
+    const char *only = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--runs") && i + 1 < argc) runs = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--workers") && i + 1 < argc) workers = (unsigned)atoi(argv[++i]);
@@ -222,9 +231,11 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--large")) scale = 1;
         else if (!strcmp(argv[i], "--scaling")) scaling = true;
         else if (!strcmp(argv[i], "--no-check-table")) check_table = false;
+        else if (!strcmp(argv[i], "--kernel") && i + 1 < argc) only = argv[++i];
+        else if (!strcmp(argv[i], "--min")) use_min = true;
         else {
             fprintf(stderr, "usage: bench_kernels [--ptx FILE] [--runs N] [--workers N] [--large] [--scaling] "
-                    "[--no-check-table]\n");
+                    "[--no-check-table] [--kernel NAME] [--min]\n");
             return 2;
         }
     }
@@ -234,14 +245,16 @@ int main(int argc, char **argv)
     struct loom_device_config cfg = { .workers = workers, .stats = true };
     CK(loom_device_create(&cfg, &dev));
     CK(loom_module_load_file(dev, ptx, &mod));
-    printf("Loom bench: %d runs each, medians; Loom on %u worker%s vs native C (-O2), same process\n\n", runs, workers,
-           workers == 1 ? "" : "s");
+    printf("Loom bench: %d runs each, %s; Loom on %u worker%s vs native C (-O2), same process\n\n", runs,
+           use_min ? "minimums" : "medians", workers, workers == 1 ? "" : "s");
     printf("%-12s %10s %10s %8s %14s %9s\n", "kernel", "loom ms", "native ms", "ratio", "thread-inst/s", "SIMD eff");
     int bad = 0;
     double checked[NKERNELS];
     for (int k = 0; k < NKERNELS; k++) {
         double ls[16], ns[16];
         bool ok = true;
+        checked[k] = 0;
+        if (only && strcmp(only, names[k]) != 0) continue;
         for (int r = 0; r < runs; r++) {
             bool okr;
             run_one(k, &d, &ls[r], &ns[r], &okr);
@@ -249,7 +262,7 @@ int main(int argc, char **argv)
         }
         struct stat_sum sum = { .name = names[k] };
         loom_stats_foreach(dev, take_stats, &sum);
-        double lm = median(ls, runs), nm = median(ns, runs);
+        double lm = use_min ? minimum(ls, runs) : median(ls, runs), nm = use_min ? minimum(ns, runs) : median(ns, runs);
         checked[k] = lm;
         double total_loom = 0;
         for (int r = 0; r < runs; r++) total_loom += ls[r];
@@ -272,8 +285,10 @@ int main(int argc, char **argv)
             for (int k = 0; k < NKERNELS; k++) {
                 double ls[16], ns[16];
                 bool okr;
+                ms[m][k] = 0;
+                if (only && strcmp(only, names[k]) != 0) continue;
                 for (int r = 0; r < runs; r++) run_one(k, &d, &ls[r], &ns[r], &okr);
-                ms[m][k] = median(ls, runs);
+                ms[m][k] = use_min ? minimum(ls, runs) : median(ls, runs);
             }
             loom_device_destroy(dev);
         }
@@ -281,8 +296,9 @@ int main(int argc, char **argv)
                "(--no-check), and with the deeper checks (--initcheck, --racecheck)\n");
         printf("%-12s %10s %10s %8s %10s %10s\n", "kernel", "checked", modes[0], "cost", modes[1], modes[2]);
         for (int k = 0; k < NKERNELS; k++)
-            printf("%-12s %10.2f %10.2f %7.0f%% %10.2f %10.2f\n", names[k], checked[k] * 1e3, ms[0][k] * 1e3,
-                   100.0 * (checked[k] / ms[0][k] - 1.0), ms[1][k] * 1e3, ms[2][k] * 1e3);
+            if (!only || !strcmp(only, names[k]))
+                printf("%-12s %10.2f %10.2f %7.0f%% %10.2f %10.2f\n", names[k], checked[k] * 1e3, ms[0][k] * 1e3,
+                       100.0 * (checked[k] / ms[0][k] - 1.0), ms[1][k] * 1e3, ms[2][k] * 1e3);
     }
     if (scaling) {
         struct loom_device_config all = { .workers = 0, .stats = false };
@@ -296,8 +312,9 @@ int main(int argc, char **argv)
             for (int k = 0; k < NKERNELS; k++) {
                 double ls[16], ns[16];
                 bool okr;
+                if (only && strcmp(only, names[k]) != 0) continue;
                 for (int r = 0; r < runs; r++) run_one(k, &d, &ls[r], &ns[r], &okr);
-                double m = median(ls, runs);
+                double m = use_min ? minimum(ls, runs) : median(ls, runs);
                 if (!pass) one[k] = m;
                 else printf("%-12s %10.2f %10.2f %7.2fx\n", names[k], one[k] * 1e3, m * 1e3, one[k] / m);
             }

@@ -186,6 +186,8 @@ struct emu_cta {
     struct emu_fault *fault;             /* non-NULL once a fault stopped the CTA */
     struct emu_fault fault_store;
     uint32_t nexited_warps;
+    uint32_t live_threads;               /* threads not exited, valid unless live_stale (emu_exec.c) */
+    bool live_stale;
     struct emu_race *race;               /* racecheck shadow of shared memory (emu_check.c), or NULL */
 };
 

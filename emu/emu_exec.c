@@ -104,6 +104,7 @@ static void simt_load_top(struct emu_warp *w)
 
 void emu_simt_remove_lanes(struct emu_warp *w, emu_mask m, uint32_t from_depth)
 {
+    w->cta->live_stale = true;           /* lanes may have exited (h_exit) */
     for (uint32_t i = from_depth; i < w->sp; i++)
         w->stack[i].mask &= ~m;
     w->active &= ~m;
@@ -361,6 +362,7 @@ void emu_cta_begin(struct emu_cta *cta, const uint32_t ctaid[3], uint32_t smid)
     cta->smid = smid;
     cta->fault = NULL;
     cta->nexited_warps = 0;
+    cta->live_stale = true;
     memset(cta->bars, 0, sizeof cta->bars);
     if (L->zero_shared && cta->shared_size) memset(cta->shared, 0, cta->shared_size);
     for (uint32_t i = 0; i < cta->nwarps; i++) {
@@ -377,11 +379,17 @@ void emu_cta_begin(struct emu_cta *cta, const uint32_t ctaid[3], uint32_t smid)
     }
 }
 
-static uint32_t live_threads(const struct emu_cta *cta)
+/* Threads of the CTA that have not exited. Lanes exit only through
+ * emu_simt_remove_lanes and warps finish only in emu_cta_run, which mark the
+ * count stale; every barrier arrival asks for it. */
+static uint32_t live_threads(struct emu_cta *cta)
 {
+    if (!cta->live_stale) return cta->live_threads;
     uint32_t n = 0;
     for (uint32_t i = 0; i < cta->nwarps; i++)
         if (!cta->warps[i].done) n += popc32(cta->warps[i].valid & ~cta->warps[i].exited);
+    cta->live_threads = n;
+    cta->live_stale = false;
     return n;
 }
 
@@ -484,6 +492,7 @@ enum emu_cta_state emu_cta_run(struct emu_cta *cta, uint64_t budget)
             case EMU_STOP_EXIT:
                 w->done = true;
                 cta->nexited_warps++;
+                cta->live_stale = true;
                 barriers_try_release(cta);
                 break;
             case EMU_STOP_BARRIER:
