@@ -72,7 +72,7 @@ static inline uint64_t brev64(uint64_t x)
 
 /* d = OP(a[, b]) on one row type. */
 #define STAMP_UN(name, W, OP) \
-    static int h_##name##_##W(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    EMU_HANDLER(h_##name##_##W) \
     { \
         RT##W *d = w->RF##W[in->d]; \
         const RT##W *ra = w->RF##W[in->a]; \
@@ -80,7 +80,7 @@ static inline uint64_t brev64(uint64_t x)
         return EMU_CONTINUE; \
     }
 #define STAMP_BIN(name, W, OP) \
-    static int h_##name##_##W(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    EMU_HANDLER(h_##name##_##W) \
     { \
         RT##W *d = w->RF##W[in->d]; \
         const RT##W *ra = w->RF##W[in->a], *rb = w->RF##W[in->b]; \
@@ -90,7 +90,7 @@ static inline uint64_t brev64(uint64_t x)
 /* a of the row type, b (and c) u32 rows, widened to the row type so that the
  * lane loop has one element width (shifts, bfe); u32 results: popc ... */
 #define STAMP_AU(name, W, OP) \
-    static int h_##name##_##W(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    EMU_HANDLER(h_##name##_##W) \
     { \
         RT##W *d = w->RF##W[in->d]; \
         const RT##W *ra = w->RF##W[in->a]; \
@@ -99,7 +99,7 @@ static inline uint64_t brev64(uint64_t x)
         return EMU_CONTINUE; \
     }
 #define STAMP_TOU32(name, W, OP) \
-    static int h_##name##_##W(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    EMU_HANDLER(h_##name##_##W) \
     { \
         uint32_t *d = w->r32[in->d]; \
         const RT##W *ra = w->RF##W[in->a]; \
@@ -181,7 +181,7 @@ STAMP_AU(shrs, 16, OP_SHRS) STAMP_AU(shrs, 32, OP_SHRS) STAMP_AU(shrs, 64, OP_SH
 /* shf: funnel shift of the 64-bit b:a by n = min(c, 32) (.clamp) or c & 31
  * (.wrap); .l keeps the high word, .r the low word. */
 #define STAMP_SHF(name, CLAMP, LEFT) \
-    static int h_##name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    EMU_HANDLER(h_##name) \
     { \
         uint32_t *d = w->r32[in->d]; \
         const uint32_t *ra = w->r32[in->a], *rb = w->r32[in->b], *rc = w->r32[in->c]; \
@@ -286,7 +286,7 @@ STAMP_AU(bfes, 32, OP_BFES) STAMP_AU(bfes, 64, OP_BFES)
  * for bfe (0xff for .b32; whole values for .b64, as an H100 does). The fourth
  * source is v[0]. */
 #define STAMP_BFI(W, PMASK) \
-    static int h_bfi_##W(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    EMU_HANDLER(h_bfi_##W) \
     { \
         RT##W *d = w->RF##W[in->d]; \
         const RT##W *ra = w->RF##W[in->a], *rb = w->RF##W[in->b]; \
@@ -304,7 +304,7 @@ STAMP_BFI(32, 0xFFu) STAMP_BFI(64, 0xFFFFFFFFu)
 /* bmsk ("bmsk"): a mask of b bits starting at bit a; .wrap takes both modulo
  * 32, .clamp makes a >= 32 give 0 and b >= 32 run to the msb. */
 #define STAMP_BMSK(name, CLAMP) \
-    static int h_##name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    EMU_HANDLER(h_##name) \
     { \
         uint32_t *d = w->r32[in->d]; \
         const uint32_t *ra = w->r32[in->a], *rb = w->r32[in->b]; \
@@ -323,7 +323,7 @@ STAMP_BMSK(bmsk_wrap, 0)
 /* szext ("szext"): a read as an N-bit value, N = b & 31 (.wrap) or the whole
  * word for b >= 32 (.clamp), zero- (.u32) or sign-extended (.s32); N = 0 gives 0. */
 #define STAMP_SZEXT(name, CLAMP, SGN) \
-    static int h_##name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    EMU_HANDLER(h_##name) \
     { \
         uint32_t *d = w->r32[in->d]; \
         const uint32_t *ra = w->r32[in->a], *rb = w->r32[in->b]; \
@@ -368,7 +368,7 @@ static int h_prmt(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
 #define IDX_ECR(i, s) ((i) < (s) ? (i) : (s))
 #define IDX_RC16(i, s) (((s) & 1) * 2 + ((i) & 1))
 #define STAMP_PRMT(name, IDX) \
-    static int h_prmt_##name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    EMU_HANDLER(h_prmt_##name) \
     { \
         uint32_t *d = w->r32[in->d]; \
         const uint32_t *ra = w->r32[in->a], *rb = w->r32[in->b], *rc = w->r32[in->c]; \
@@ -390,7 +390,7 @@ STAMP_PRMT(ecl, IDX_ECL) STAMP_PRMT(ecr, IDX_ECR) STAMP_PRMT(rc16, IDX_RC16)
 #define X8(v, i, S) ((S) ? (uint32_t)(int32_t)(int8_t)(uint8_t)((v) >> (8 * (i))) : ((v) >> (8 * (i))) & 0xFFu)
 #define X16(v, i, S) ((S) ? emu_sx16((v) >> (16 * (i))) : ((v) >> (16 * (i))) & 0xFFFFu)
 #define STAMP_DP4A(name, SA, SB) \
-    static int h_dp4a_##name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    EMU_HANDLER(h_dp4a_##name) \
     { \
         uint32_t *d = w->r32[in->d]; \
         const uint32_t *ra = w->r32[in->a], *rb = w->r32[in->b], *rc = w->r32[in->c]; \
@@ -403,7 +403,7 @@ STAMP_PRMT(ecl, IDX_ECL) STAMP_PRMT(ecr, IDX_ECR) STAMP_PRMT(rc16, IDX_RC16)
         return EMU_CONTINUE; \
     }
 #define STAMP_DP2A(name, HI, SA, SB) \
-    static int h_dp2a_##name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    EMU_HANDLER(h_dp2a_##name) \
     { \
         uint32_t *d = w->r32[in->d]; \
         const uint32_t *ra = w->r32[in->a], *rb = w->r32[in->b], *rc = w->r32[in->c]; \

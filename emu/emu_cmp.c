@@ -143,7 +143,7 @@ static inline emu_mask combine(const struct emu_warp *w, const struct emu_inst *
  * 1.0f, 0xffff, 1.0 in f16 or bf16 ... as the destination type says); packed
  * pairs set each 16-bit half from its own comparison. */
 #define STAMP_SET(kind) \
-    static int h_set_##kind(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    EMU_HANDLER(h_set_##kind) \
     { \
         emu_mask t = combine(w, in, cmp_##kind(w, in)); \
         uint32_t *d = w->r32[in->d], tv = (uint32_t)in->imm; \
@@ -151,7 +151,7 @@ static inline emu_mask combine(const struct emu_warp *w, const struct emu_inst *
         return EMU_CONTINUE; \
     }
 #define STAMP_SET_X2(kind, LO, HI) \
-    static int h_set_##kind(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    EMU_HANDLER(h_set_##kind) \
     { \
         emu_mask lo = combine(w, in, cmp_##LO(w, in)), hi = combine(w, in, cmp_##HI(w, in)); \
         uint32_t *d = w->r32[in->d], tv = (uint32_t)in->imm & 0xFFFFu; \
@@ -183,7 +183,7 @@ static const emu_fn set_fns[SK_N] = {
 /* The selection is written with lane masks (K), not a conditional: with
  * baseline SSE2 gcc's cheap cost model vectorises only that form. */
 #define STAMP_SELP(W, RT, FILE, PUT, NAR, K) \
-    static int h_selp_##W(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    EMU_HANDLER(h_selp_##W) \
     { \
         RT *d = w->FILE[in->d]; \
         const RT *ra = w->FILE[in->a], *rb = w->FILE[in->b]; \
@@ -213,7 +213,7 @@ static inline uint32_t ge0_f32(uint32_t c)
 #define GE0_F32(c) ge0_f32(c)
 #define GE0_F32FTZ(c) ge0_f32(ftz32(c))
 #define STAMP_SLCT(name, RT, FILE, PUT, NAR, GE0) \
-    static int h_slct_##name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    EMU_HANDLER(h_slct_##name) \
     { \
         RT *d = w->FILE[in->d]; \
         const RT *ra = w->FILE[in->a], *rb = w->FILE[in->b]; \

@@ -32,7 +32,7 @@ enum { FF16, FBF16, FF32, FF64 };   /* float formats */
 /* Handler stamps: S and D are the source and destination row files (32/64);
  * EXPR sees the lane's source bits as uint64_t a (and b for pairs). */
 #define CV_H(name, S, D, EXPR) \
-    static int name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    EMU_HANDLER(name) \
     { \
         PARAMS \
         uint##D##_t *d = w->r##D[in->d]; const uint##S##_t *ra = w->r##S[in->a]; \
@@ -40,7 +40,7 @@ enum { FF16, FBF16, FF32, FF64 };   /* float formats */
         return EMU_CONTINUE; \
     }
 #define CV_H2(name, EXPR) \
-    static int name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    EMU_HANDLER(name) \
     { \
         PARAMS \
         uint32_t *d = w->r32[in->d]; const uint32_t *ra = w->r32[in->a], *rb = w->r32[in->b]; \
@@ -558,7 +558,7 @@ CV_H(i2i_66_plain, 64, 64, a)
  * are computed before the lane loop: a select between floating-point values
  * inside it would keep gcc from vectorising. */
 #define I2F_SMALL(name, D, EXPR) \
-    static int name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    EMU_HANDLER(name) \
     { \
         const unsigned sh = 32 - CV_BITS(in->sub), sgn = !!(in->sub & CV_SIGNED); \
         const uint32_t flip = sgn ? 0u : 0x80000000u; \
@@ -585,7 +585,7 @@ static const emu_fn t_i2f_small[2][4] = {
 /* f32 to integers of at most 32 bits: round to integral, clamp in double,
  * convert through int32 (unsigned results offset by 2^31); NaN gives 0. */
 #define F2I_SMALL(name, R) \
-    static int name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    EMU_HANDLER(name) \
     { \
         const unsigned dbits = CV_BITS(in->sub2), dsgn = !!(in->sub2 & CV_SIGNED); \
         const unsigned xbits = (unsigned)((in->imm >> 8) & 0xFF); \

@@ -441,7 +441,8 @@ static void barrier_try_release(struct emu_cta *cta, uint32_t id)
 
 static void barriers_try_release(struct emu_cta *cta)
 {
-    for (uint32_t id = 0; id < 16; id++) barrier_try_release(cta, id);
+    for (uint32_t id = 0; id < 16; id++)
+        if (cta->bars[id].arrived) barrier_try_release(cta, id);
 }
 
 /* Reports a barrier that can never complete: every live warp waits. */

@@ -82,7 +82,7 @@ static int int_index(enum ptx_type t)
  * Each stamp makes one handler h_<name>_<tag> whose lane body evaluates the
  * operation macro OP(t, a, b[, c]) over extended source values. */
 #define STAMP_UN(name, T, OP) \
-    static int h_##name##_##T(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    EMU_HANDLER(h_##name##_##T) \
     { \
         ROW_##T *d = w->FILE_##T[in->d]; \
         const ROW_##T *ra = w->FILE_##T[in->a]; \
@@ -93,7 +93,7 @@ static int int_index(enum ptx_type t)
         return EMU_CONTINUE; \
     }
 #define STAMP_BIN(name, T, OP) \
-    static int h_##name##_##T(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    EMU_HANDLER(h_##name##_##T) \
     { \
         ROW_##T *d = w->FILE_##T[in->d]; \
         const ROW_##T *ra = w->FILE_##T[in->a], *rb = w->FILE_##T[in->b]; \
@@ -104,7 +104,7 @@ static int int_index(enum ptx_type t)
         return EMU_CONTINUE; \
     }
 #define STAMP_TER(name, T, OP) \
-    static int h_##name##_##T(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    EMU_HANDLER(h_##name##_##T) \
     { \
         ROW_##T *d = w->FILE_##T[in->d]; \
         const ROW_##T *ra = w->FILE_##T[in->a], *rb = w->FILE_##T[in->b], *rc = w->FILE_##T[in->c]; \
@@ -116,7 +116,7 @@ static int int_index(enum ptx_type t)
     }
 /* Division has no vector form on any x86 target: a plain lane loop. */
 #define STAMP_DIV(name, T, OP) \
-    static int h_##name##_##T(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    EMU_HANDLER(h_##name##_##T) \
     { \
         ROW_##T *d = w->FILE_##T[in->d]; \
         const ROW_##T *ra = w->FILE_##T[in->a], *rb = w->FILE_##T[in->b]; \
@@ -217,7 +217,7 @@ STAMP_BIN(maxrelu, s32, OP_MAXRELU)
 #define WIDE_s32(a, b) ((uint64_t)((int64_t)(int32_t)(a) * (int32_t)(b)))
 /* DT/DFILE/DPUT: the 2n-bit destination's row type, file and write. */
 #define STAMP_WIDE(T, DT, DFILE, DPUT) \
-    static int h_mulwide_##T(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    EMU_HANDLER(h_mulwide_##T) \
     { \
         DT *d = w->DFILE[in->d]; \
         const ROW_##T *ra = w->FILE_##T[in->a], *rb = w->FILE_##T[in->b]; \
@@ -227,7 +227,7 @@ STAMP_BIN(maxrelu, s32, OP_MAXRELU)
         } \
         return EMU_CONTINUE; \
     } \
-    static int h_madwide_##T(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    EMU_HANDLER(h_madwide_##T) \
     { \
         DT *d = w->DFILE[in->d]; \
         const ROW_##T *ra = w->FILE_##T[in->a], *rb = w->FILE_##T[in->b]; \
@@ -298,7 +298,7 @@ static const emu_fn fn_rem[IT_N] = TABLE_ALL(rem);
 #define P16_MINRELU(H, x, y) P16_RELU(P16_MIN(H, x, y))
 #define P16_MAXRELU(H, x, y) P16_RELU(P16_MAX(H, x, y))
 #define STAMP_X2(name, H, OP16) \
-    static int h_##name##_##H##x2(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    EMU_HANDLER(h_##name##_##H##x2) \
     { \
         uint32_t *d = w->r32[in->d]; \
         const uint32_t *ra = w->r32[in->a], *rb = w->r32[in->b]; \
@@ -328,7 +328,7 @@ STAMP_X2(minrelu, s16, P16_MINRELU) STAMP_X2(maxrelu, s16, P16_MAXRELU)
 #define CIN_1(w, l) 1u
 #define CIN_CF(w, l) ((w)->cc[l] & 1u)
 #define STAMP_CARRYW(name, W, CIN, COUT, X, Y) \
-    static int h_##name##_##W(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    EMU_HANDLER(h_##name##_##W) \
     { \
         uint##W##_t *d = w->r##W[in->d]; \
         const uint##W##_t *ra = w->r##W[in->a], *rb = w->r##W[in->b], *rc = w->r##W[in->c]; \

@@ -41,15 +41,39 @@ static inline uint64_t emu_lane_k64(emu_mask m, unsigned l)
  * which -O2's cheap cost model refuses). Never for cross-lane operations. */
 #define EMU_EACH(l) _Pragma("GCC ivdep") for (unsigned l = 0; l < EMU_WARP_SIZE; l++)
 
+/* A full warp: every lane in the mask. Handlers defined with EMU_HANDLER are
+ * compiled twice, once with m the constant EMU_FULL_MASK (the common case),
+ * where EMU_IS_FULL(m) is known true and the masked writes below become plain
+ * stores, and once for any other mask, where it is known false. Everything
+ * the lane loop calls is inlined into both (flatten), as one copy would have
+ * it. An attribute written before EMU_HANDLER(name) applies to the handler. */
+#define EMU_FULL_MASK 0xFFFFFFFFu
+#define EMU_IS_FULL(m) (__builtin_constant_p(m) && (m) == EMU_FULL_MASK)
+#define EMU_HANDLER(name) \
+    static int name(struct emu_warp *w, const struct emu_inst *in, emu_mask m); \
+    static inline __attribute__((always_inline)) int name##_lanes(struct emu_warp *w, const struct emu_inst *in, \
+                                                                emu_mask m); \
+    static __attribute__((flatten)) int name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    { \
+        return m == EMU_FULL_MASK ? name##_lanes(w, in, EMU_FULL_MASK) : name##_lanes(w, in, m); \
+    } \
+    static inline __attribute__((always_inline)) int name##_lanes(struct emu_warp *w, const struct emu_inst *in, \
+                                                                emu_mask m)
+
 /* Masked writes of lane l: the value is computed for every lane, the old one
  * kept where the lane is off (a blend, no branch). */
 #define EMU_PUT32(row, m, l, x) do { \
         uint32_t put_x_ = (x), put_o_ = (row)[l]; \
-        (row)[l] = ((m) & emu_lane_bit32[l]) ? put_x_ : put_o_; \
+        (row)[l] = (EMU_IS_FULL(m) || ((m) & emu_lane_bit32[l])) ? put_x_ : put_o_; \
     } while (0)
 #define EMU_PUT64(row, m, l, x) do { \
-        uint64_t put_x_ = (x), put_k_ = emu_lane_k64((m), (l)); \
-        (row)[l] = ((row)[l] & ~put_k_) | (put_x_ & put_k_); \
+        uint64_t put_x_ = (x); \
+        if (EMU_IS_FULL(m)) { \
+            (row)[l] = put_x_; \
+        } else { \
+            uint64_t put_k_ = emu_lane_k64((m), (l)); \
+            (row)[l] = ((row)[l] & ~put_k_) | (put_x_ & put_k_); \
+        } \
     } while (0)
 
 /* Sign extension of the low 8/16 bits of a 32-bit lane value. */
@@ -67,8 +91,13 @@ static inline void emu_pred_put(struct emu_warp *w, uint16_t row, emu_mask m, em
  * refuses to if-convert floating-point work back out of it; the mask blend
  * keeps x unconditional, so float handlers vectorise. */
 #define EMU_BLEND32(row, m, l, x) do { \
-        uint32_t blend_x_ = (x), blend_k_ = emu_lane_k32((m), (l)); \
-        (row)[l] = (blend_x_ & blend_k_) | ((row)[l] & ~blend_k_); \
+        uint32_t blend_x_ = (x); \
+        if (EMU_IS_FULL(m)) { \
+            (row)[l] = blend_x_; \
+        } else { \
+            uint32_t blend_k_ = emu_lane_k32((m), (l)); \
+            (row)[l] = (blend_x_ & blend_k_) | ((row)[l] & ~blend_k_); \
+        } \
     } while (0)
 
 /* Selects as bit masks (c is 0 or 1). A plain c ? x : y whose x comes from
@@ -92,21 +121,21 @@ static inline double emu_pickd(uint64_t c, double x, double y)
  * the lane's source bits a, b, c and yields the result bits, written under the
  * mask (EMU_BLEND32 keeps floating-point work unconditional, see above). */
 #define EMU_STAMP32_1(name, EXPR) \
-    static int name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    EMU_HANDLER(name) \
     { \
         uint32_t *d = w->r32[in->d]; const uint32_t *ra = w->r32[in->a]; \
         EMU_EACH(l) { uint32_t a = ra[l]; EMU_BLEND32(d, m, l, (EXPR)); } \
         return EMU_CONTINUE; \
     }
 #define EMU_STAMP32_2(name, EXPR) \
-    static int name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    EMU_HANDLER(name) \
     { \
         uint32_t *d = w->r32[in->d]; const uint32_t *ra = w->r32[in->a], *rb = w->r32[in->b]; \
         EMU_EACH(l) { uint32_t a = ra[l], b = rb[l]; EMU_BLEND32(d, m, l, (EXPR)); } \
         return EMU_CONTINUE; \
     }
 #define EMU_STAMP32_3(name, EXPR) \
-    static int name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    EMU_HANDLER(name) \
     { \
         uint32_t *d = w->r32[in->d]; \
         const uint32_t *ra = w->r32[in->a], *rb = w->r32[in->b], *rc = w->r32[in->c]; \
@@ -114,21 +143,21 @@ static inline double emu_pickd(uint64_t c, double x, double y)
         return EMU_CONTINUE; \
     }
 #define EMU_STAMP64_1(name, EXPR) \
-    static int name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    EMU_HANDLER(name) \
     { \
         uint64_t *d = w->r64[in->d]; const uint64_t *ra = w->r64[in->a]; \
         EMU_EACH(l) { uint64_t a = ra[l]; EMU_PUT64(d, m, l, (EXPR)); } \
         return EMU_CONTINUE; \
     }
 #define EMU_STAMP64_2(name, EXPR) \
-    static int name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    EMU_HANDLER(name) \
     { \
         uint64_t *d = w->r64[in->d]; const uint64_t *ra = w->r64[in->a], *rb = w->r64[in->b]; \
         EMU_EACH(l) { uint64_t a = ra[l], b = rb[l]; EMU_PUT64(d, m, l, (EXPR)); } \
         return EMU_CONTINUE; \
     }
 #define EMU_STAMP64_3(name, EXPR) \
-    static int name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    EMU_HANDLER(name) \
     { \
         uint64_t *d = w->r64[in->d]; \
         const uint64_t *ra = w->r64[in->a], *rb = w->r64[in->b], *rc = w->r64[in->c]; \

@@ -797,21 +797,21 @@ static const emu_fn t_st_one[2][4] = {
 
 /* ---- mov, cvta, isspacep ---------------------------------------------------------------- */
 
-static int h_mov32(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
+EMU_HANDLER(h_mov32)
 {
     uint32_t *d = w->r32[in->d]; const uint32_t *a = w->r32[in->a];
     EMU_EACH(l) EMU_BLEND32(d, m, l, a[l]);
     return EMU_CONTINUE;
 }
 
-static int h_mov16(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
+EMU_HANDLER(h_mov16)
 {
     uint32_t *d = w->r32[in->d]; const uint32_t *a = w->r32[in->a];
     EMU_EACH(l) EMU_BLEND32(d, m, l, (a[l] & 0xFFFFu));
     return EMU_CONTINUE;
 }
 
-static int h_mov64(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
+EMU_HANDLER(h_mov64)
 {
     uint64_t *d = w->r64[in->d]; const uint64_t *a = w->r64[in->a];
     EMU_EACH(l) EMU_PUT64(d, m, l, a[l]);
@@ -873,7 +873,7 @@ static int h_unpack(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
  * its host address: the CTA's shared memory, the parameter buffer, or lane l's
  * local area (base + l * stride); global and const addresses are generic
  * already (the selector makes those a mov). */
-static int h_cvta(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
+EMU_HANDLER(h_cvta)
 {
     bool to = in->sub2, narrow = in->nv == 32;
     uint64_t base = 0, lane_step = 0;
