@@ -135,6 +135,7 @@ static void run_one(int which, struct data *d, double *loom_s, double *native_s,
     case 1: {   /* reduction */
         uint64_t din = dalloc((size_t)d->n * 4), dout = dalloc(4);
         CK(loom_memcpy(dev, (void *)(uintptr_t)din, d->ints, (size_t)d->n * 4));
+        CK(loom_memset(dev, dout, 0, 4));   /* cudaMalloc memory is not zeroed: initcheck says so */
         void *args[] = { &din, &d->n, &dout };
         unsigned g[3] = { (unsigned)(d->n + 511) / 512, 1, 1 }, b[3] = { 256, 1, 1 };
         *loom_s = run_loom("reduce_sum", g, b, args);
@@ -171,6 +172,7 @@ static void run_one(int which, struct data *d, double *loom_s, double *native_s,
     case 4: {   /* histogram */
         uint64_t ddata = dalloc((size_t)d->n), dbins = dalloc(256 * 4);
         CK(loom_memcpy(dev, (void *)(uintptr_t)ddata, d->bytes, (size_t)d->n));
+        CK(loom_memset(dev, dbins, 0, 256 * 4));
         void *args[] = { &ddata, &d->n, &dbins };
         unsigned g[3] = { 64, 1, 1 }, b[3] = { 256, 1, 1 };
         *loom_s = run_loom("histogram", g, b, args);
