@@ -85,10 +85,12 @@ clean race_atomics race.ptx --kernel histogram --racecheck --grid 2 --block 256 
 
 # Ctrl-C during a kernel: the report says where every warp is; the exit status is 130.
 # The signal must come while the kernel runs: a run that died before it started (no
-# report) is tried again with a longer delay.
+# report) is tried again with a longer delay. The shell starts background commands with
+# SIGINT ignored, so that an early signal would be lost and the kernel spin forever: env
+# restores the default action until loom installs its handler.
 count=$((count + 1))
 for delay in 0.5 1 2 4; do
-    "$LOOM" run "$here/spin.ptx" --kernel spin --grid 1 --block 256 "out:s32:256>$O" >"$tmp/out" 2>"$tmp/raw" &
+    env --default-signal=INT "$LOOM" run "$here/spin.ptx" --kernel spin --grid 1 --block 256 "out:s32:256>$O" >"$tmp/out" 2>"$tmp/raw" &
     pid=$!
     sleep "$delay"
     kill -INT "$pid"
