@@ -50,6 +50,7 @@ struct emu_inst {
     uint8_t nv;              /* vector length for ld/st/mov vectors */
     uint8_t space;           /* memory ops: enum ptx_space of the access (NONE = generic) */
     uint8_t addr32;          /* memory ops: the address row a is an r32 row (else r64) */
+    uint8_t flow;            /* the handler may change pc, the active mask or the SIMT stack (control family) */
     uint16_t v[8];           /* vector element rows (ld/st .v2/.v4, mov pack/unpack) */
     int64_t imm;             /* address offset, literal that handlers need as such */
     uint32_t target;         /* branch target pc */

@@ -600,6 +600,7 @@ static void decode_instr(struct emu_decoder *dc, uint32_t idx)
         dc->npre = dc->npost = 0;
         dc->nscratch32 = dc->nscratch64 = 0;
         r = selectors[s](dc, pi, &out);
+        out.flow = s == 0;   /* selectors[0] is the control family's, the only one that changes the SIMT state */
     }
     if (r == EMU_SEL_NO) { dec_error(dc, "unsupported instruction '%s'", name); return; }
     if (r == EMU_SEL_UNSUPPORTED) {
@@ -656,6 +657,7 @@ static void decode_func(struct emu_build *b, uint32_t fi)
     dc->pi = NULL;
     struct emu_inst tail = { .guard = EMU_NOGUARD, .e = EMU_NOREG, .target = UINT32_MAX, .reconv = UINT32_MAX };
     tail.fn = emu_h_implicit_ret;
+    tail.flow = 1;
     emit(dc, &tail);
     /* Resolve targets (PTX instruction indices) and reconvergence points. */
     for (uint32_t pc = first; pc < dc->ncode; pc++) {

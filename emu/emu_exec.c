@@ -190,46 +190,54 @@ static inline uint32_t popc32(uint32_t x)
     return (x * 0x01010101u) >> 24;
 }
 
-/* Runs one warp until it stops or `budget` instructions have run. The pc
- * lives in a register between instructions: handlers see w->pc already
- * advanced and may overwrite it (branches), so it is reloaded after each. */
-static int warp_run(struct emu_warp *w, const struct emu_inst *code, uint64_t budget)
+/* Runs one warp until it stops or `budget` instructions have run. The pc,
+ * the active mask and the reconvergence pc of the top SIMT entry live in
+ * registers: only control-family handlers (in->flow) change them, and those
+ * see w->pc already advanced (branches overwrite it), after which all three
+ * are reloaded. Other handlers never read w->pc. */
+static __attribute__((noinline)) int warp_run(struct emu_warp *w, const struct emu_inst *code, uint64_t budget)
 {
-    uint32_t pc = w->pc;
-    emu_mask count_mask = w->count_mask;
-    uint64_t count_lanes = w->count_lanes, thread_inst = 0;
+    uint32_t pc = w->pc, reconv = w->stack[w->sp - 1].reconv;
+    emu_mask active = w->active;
     int rc;
     for (;;) {
-        const struct emu_simt_entry *top = &w->stack[w->sp - 1];
-        if (pc == top->reconv) {                 /* reconvergence: pop */
+        if (pc == reconv) {                      /* reconvergence: pop */
             w->sp--;
             simt_load_top(w);
             rc = emu_simt_settle(w);
-            if (rc) break;
+            if (rc) return rc;
             pc = w->pc;
+            active = w->active;
+            reconv = w->stack[w->sp - 1].reconv;
             continue;
         }
-        const struct emu_inst *in = &code[pc];
-        w->pc = pc + 1;
-        emu_mask m = w->active;
+        const struct emu_inst *in = &code[pc++];
+        emu_mask m = active;
         if (in->guard != EMU_NOGUARD) {
             emu_mask p = w->pred[in->guard];
             m &= in->guard_neg ? ~p : p;
         }
         w->n_inst++;
-        if (m != count_mask) {
-            count_mask = m;
-            count_lanes = popc32(m);
+        if (m != w->count_mask) {
+            w->count_mask = m;
+            w->count_lanes = popc32(m);
         }
-        thread_inst += count_lanes;
-        if (m && (rc = in->fn(w, in, m)) != EMU_CONTINUE) break;
-        pc = w->pc;
-        if (--budget == 0) { rc = EMU_STOP_YIELD; break; }
+        w->n_thread_inst += w->count_lanes;
+        if (in->flow) {
+            w->pc = pc;
+            if (m && (rc = in->fn(w, in, m)) != EMU_CONTINUE) return rc;
+            pc = w->pc;
+            active = w->active;
+            reconv = w->stack[w->sp - 1].reconv;
+        } else if (m && (rc = in->fn(w, in, m)) != EMU_CONTINUE) {
+            w->pc = pc;
+            return rc;
+        }
+        if (--budget == 0) {
+            w->pc = pc;
+            return EMU_STOP_YIELD;
+        }
     }
-    w->count_mask = count_mask;
-    w->count_lanes = (uint32_t)count_lanes;
-    w->n_thread_inst += thread_inst;
-    return rc;
 }
 
 /* ---- CTAs -------------------------------------------------------------------------- */

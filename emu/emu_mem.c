@@ -255,6 +255,12 @@ static inline uint8_t *direct_ptr(uint8_t *base, uint64_t addr, unsigned l, uint
 #define EMU_INLINE static inline __attribute__((always_inline))
 
 struct lane_span { uint64_t lo, hi, ored; bool contiguous; };
+
+/* l * size for sizes 1, 2, 4 and 8: lane offsets of a contiguous access. */
+#define LANE_STEPS(k) { 0 << k, 1 << k, 2 << k, 3 << k, 4 << k, 5 << k, 6 << k, 7 << k, 8 << k, 9 << k, \
+        10 << k, 11 << k, 12 << k, 13 << k, 14 << k, 15 << k, 16 << k, 17 << k, 18 << k, 19 << k, 20 << k, \
+        21 << k, 22 << k, 23 << k, 24 << k, 25 << k, 26 << k, 27 << k, 28 << k, 29 << k, 30 << k, 31 << k }
+static const uint64_t lane_steps[4][EMU_WARP_SIZE] = { LANE_STEPS(0), LANE_STEPS(1), LANE_STEPS(2), LANE_STEPS(3) };
 /* Lane addresses: a32 for 32-bit address rows, else a64. */
 struct lane_addr { uint64_t a64[EMU_WARP_SIZE]; uint32_t a32[EMU_WARP_SIZE]; };
 
@@ -298,18 +304,19 @@ EMU_INLINE void lane_addrs(const struct emu_warp *w, const struct emu_inst *in, 
         const uint64_t *r = w->r64[in->a];
         uint64_t imm = (uint64_t)in->imm, lo = UINT64_MAX, hi = 0, ored = 0;
         if (full) {
-            uint64_t a0 = r[0] + imm, bad = 0;
-            EMU_EACH(l) {
-                uint64_t a = r[l] + imm;
-                out_addr->a64[l] = a;
-                bad |= a ^ (a0 + l * (uint64_t)size);
-            }
-            if (!bad && a0 <= UINT64_MAX - (EMU_WARP_SIZE - 1) * (uint64_t)size) {
+            /* Contiguous when r[l] - r[0] is l * size for every lane. */
+            const uint64_t *step = lane_steps[size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : 3];
+            uint64_t r0 = r[0], a0 = r0 + imm, bad = 0;
+            EMU_EACH(l) bad |= (r[l] - r0) ^ step[l];
+            if (!bad && (size == 1 || size == 2 || size == 4 || size == 8) &&
+                a0 <= UINT64_MAX - (EMU_WARP_SIZE - 1) * (uint64_t)size) {
+                EMU_EACH(l) out_addr->a64[l] = a0 + step[l];
                 *out_span = (struct lane_span){ a0, a0 + (EMU_WARP_SIZE - 1) * (uint64_t)size, a0, true };
                 return;
             }
             EMU_EACH(l) {
-                uint64_t a = out_addr->a64[l];
+                uint64_t a = r[l] + imm;
+                out_addr->a64[l] = a;
                 ored |= a;
                 lo = a < lo ? a : lo;
                 hi = a > hi ? a : hi;
@@ -571,6 +578,31 @@ EMU_INLINE uint64_t load_plain(const uint8_t *p, unsigned size, bool sgn)
     }
 }
 
+/* The quickest case, a full warp's contiguous access through a 64-bit address
+ * row into one global allocation:
+ * the host address of lane 0's element, or NULL for the general path, which
+ * accepts everything this accepts with the same addresses. */
+EMU_INLINE uint8_t *block_ptr(struct emu_warp *w, const struct emu_inst *in, unsigned size, bool write)
+{
+    const uint64_t *r = w->r64[in->a], *step = lane_steps[size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : 3];
+    uint64_t r0 = r[0], a0 = r0 + (uint64_t)in->imm, bad = 0, bytes = EMU_WARP_SIZE * (uint64_t)size;
+    switch (in->space) {
+    case PTX_SPACE_SHARED: case PTX_SPACE_SHARED_CLUSTER: case PTX_SPACE_LOCAL: case PTX_SPACE_PARAM:
+        return NULL;
+    default:
+        break;
+    }
+    EMU_EACH(l) bad |= (r[l] - r0) ^ step[l];
+    const struct emu_launch *L = w->cta->launch;
+    if (bad || a0 > UINT64_MAX - bytes || L->initcheck || L->racecheck) return NULL;
+    if (L->check) {
+        if (a0 & (size - 1)) return NULL;
+        int64_t flags = global_flags(w, a0, a0 + bytes);
+        if (flags < 0 || (write && (flags & MEM_READONLY))) return NULL;
+    }
+    return (uint8_t *)(uintptr_t)a0;
+}
+
 /* ld of one element that is not atomic, specialised by size, sign, address
  * width and full warp. 8-byte elements go to r64 rows, smaller ones to r32. */
 EMU_INLINE int ld_one(struct emu_warp *w, const struct emu_inst *in, emu_mask m, unsigned size, bool sgn, bool a32,
@@ -580,6 +612,26 @@ EMU_INLINE int ld_one(struct emu_warp *w, const struct emu_inst *in, emu_mask m,
     struct lane_span s;
     uint8_t *base;
     uint64_t stride;
+    const uint8_t *block;
+    if (full && !a32 && (block = block_ptr(w, in, size, false))) {
+        if (size == 8) {
+            memcpy(w->r64[in->v[0]], block, EMU_WARP_SIZE * 8);
+        } else {
+            uint32_t *d = w->r32[in->v[0]];
+            if (size == 4) {
+                memcpy(d, block, EMU_WARP_SIZE * 4);
+            } else if (size == 2) {
+                uint16_t h[EMU_WARP_SIZE];
+                memcpy(h, block, sizeof h);
+                EMU_EACH(l) d[l] = sgn ? (uint32_t)(int32_t)(int16_t)h[l] : h[l];
+            } else {
+                uint8_t b[EMU_WARP_SIZE];
+                memcpy(b, block, sizeof b);
+                EMU_EACH(l) d[l] = sgn ? (uint32_t)(int32_t)(int8_t)b[l] : b[l];
+            }
+        }
+        return EMU_CONTINUE;
+    }
     lane_addrs(w, in, m, a32, full, size, &addr, &s);
     if (!span_direct(w, in, &s, size, size, false, &base, &stride)) return h_ld(w, in, m);
     if (size == 8) {
@@ -744,6 +796,26 @@ EMU_INLINE int st_one(struct emu_warp *w, const struct emu_inst *in, emu_mask m,
     struct lane_span s;
     uint8_t *base;
     uint64_t stride;
+    uint8_t *block;
+    if (full && !a32 && (block = block_ptr(w, in, size, true))) {
+        if (size == 8) {
+            memcpy(block, w->r64[in->v[0]], EMU_WARP_SIZE * 8);
+        } else {
+            const uint32_t *v = w->r32[in->v[0]];
+            if (size == 4) {
+                memcpy(block, v, EMU_WARP_SIZE * 4);
+            } else if (size == 2) {
+                uint16_t h[EMU_WARP_SIZE];
+                EMU_EACH(l) h[l] = (uint16_t)v[l];
+                memcpy(block, h, sizeof h);
+            } else {
+                uint8_t b[EMU_WARP_SIZE];
+                EMU_EACH(l) b[l] = (uint8_t)v[l];
+                memcpy(block, b, sizeof b);
+            }
+        }
+        return EMU_CONTINUE;
+    }
     lane_addrs(w, in, m, a32, full, size, &addr, &s);
     if (!span_direct(w, in, &s, size, size, true, &base, &stride)) return h_st(w, in, m);
     if (size == 8) {
