@@ -244,7 +244,7 @@ static __attribute__((noinline)) int warp_run(struct emu_warp *w, const struct e
 
 static void *xcalloc(size_t n, size_t s) { return n ? calloc(n, s) : calloc(1, 1); }
 
-static void warp_fill_sregs(struct emu_warp *w, bool per_cta);
+static void warp_fill_sregs(struct emu_warp *w);
 
 /* Allocates the warps and buffers of a CTA context for a launch; the context
  * is reused for the CTAs a worker runs, so constants are filled only once. */
@@ -284,7 +284,7 @@ struct emu_cta *emu_cta_create(const struct emu_launch *L)
             for (unsigned l = 0; l < EMU_WARP_SIZE; l++) w->r32[p->const32_base + c][l] = p->const32[c];
         for (uint32_t c = 0; c < p->nconst64; c++)
             for (unsigned l = 0; l < EMU_WARP_SIZE; l++) w->r64[p->const64_base + c][l] = p->const64[c];
-        warp_fill_sregs(w, false);     /* emu_cta_begin refills the per-CTA ones */
+        warp_fill_sregs(w);
     }
     return cta;
 }
@@ -305,23 +305,14 @@ void emu_cta_destroy(struct emu_cta *cta)
 
 static void fill_row(uint32_t *row, uint32_t v) { for (unsigned l = 0; l < EMU_WARP_SIZE; l++) row[l] = v; }
 
-/* The special registers that change from one CTA to the next of a launch
- * (the rest depend only on the launch and the warp). */
-static const enum ptx_sreg sregs_per_cta[] = {
-    PTX_SREG_CTAID_X, PTX_SREG_CTAID_Y, PTX_SREG_CTAID_Z,
-    PTX_SREG_CLUSTERID_X, PTX_SREG_CLUSTERID_Y, PTX_SREG_CLUSTERID_Z, PTX_SREG_SMID,
-};
-
-/* Fills the special-register rows of a warp that the program reads: all of
- * them once per CTA context, or only those that change per CTA. */
-static void warp_fill_sregs(struct emu_warp *w, bool per_cta)
+/* Fills the special-register rows of a warp that the program reads, once per
+ * CTA context (emu_cta_begin refills those that change per CTA). */
+static void warp_fill_sregs(struct emu_warp *w)
 {
     const struct emu_cta *cta = w->cta;
     const struct emu_launch *L = cta->launch;
     const uint8_t *used = L->prog->sreg_used;
-    unsigned n = per_cta ? sizeof sregs_per_cta / sizeof sregs_per_cta[0] : EMU_SREG_ROWS - 1;
-    for (unsigned i = 0; i < n; i++) {
-        unsigned s = per_cta ? (unsigned)sregs_per_cta[i] : i + 1;
+    for (unsigned s = 1; s < EMU_SREG_ROWS; s++) {
         if (!used[s]) continue;
         uint32_t *row = w->r32[s];
         switch ((enum ptx_sreg)s) {
@@ -362,6 +353,20 @@ static void warp_fill_sregs(struct emu_warp *w, bool per_cta)
     }
 }
 
+/* Refills the rows of the special registers that change from one CTA to the
+ * next of a launch and that the program reads: %ctaid, %clusterid (1-CTA
+ * clusters), %smid. */
+static void warp_fill_cta_sregs(struct emu_warp *w)
+{
+    const struct emu_cta *cta = w->cta;
+    const uint8_t *used = cta->launch->prog->sreg_used;
+    for (unsigned k = 0; k < 3; k++) {
+        if (used[PTX_SREG_CTAID_X + k]) fill_row(w->r32[PTX_SREG_CTAID_X + k], cta->ctaid[k]);
+        if (used[PTX_SREG_CLUSTERID_X + k]) fill_row(w->r32[PTX_SREG_CLUSTERID_X + k], cta->ctaid[k]);
+    }
+    if (used[PTX_SREG_SMID]) fill_row(w->r32[PTX_SREG_SMID], cta->smid);
+}
+
 /* Prepares the CTA context for block `ctaid`. */
 void emu_cta_begin(struct emu_cta *cta, const uint32_t ctaid[3], uint32_t smid)
 {
@@ -383,7 +388,7 @@ void emu_cta_begin(struct emu_cta *cta, const uint32_t ctaid[3], uint32_t smid)
         w->local_sp = 0;
         w->wait = (struct emu_wait){ .kind = EMU_WAIT_NONE };
         w->done = false;
-        warp_fill_sregs(w, true);
+        warp_fill_cta_sregs(w);
     }
 }
 
