@@ -824,7 +824,13 @@ EMU_INLINE int st_one(struct emu_warp *w, const struct emu_inst *in, emu_mask m,
             memcpy(direct_ptr(base, s.lo, 0, 0), v, EMU_WARP_SIZE * 8);
             return EMU_CONTINUE;
         }
-        EMU_LANES(l) if (full || EMU_ON(m, l)) memcpy(direct_ptr(base, addr_of(&addr, a32, l), l, stride), &v[l], 8);
+        if (full)
+            EMU_LANES(l) memcpy(direct_ptr(base, addr_of(&addr, a32, l), l, stride), &v[l], 8);
+        else
+            for (emu_mask mm = m; mm; mm &= mm - 1) {
+                unsigned l = (unsigned)__builtin_ctz(mm);
+                memcpy(direct_ptr(base, addr_of(&addr, a32, l), l, stride), &v[l], 8);
+            }
         return EMU_CONTINUE;
     }
     const uint32_t *v = w->r32[in->v[0]];
@@ -843,7 +849,13 @@ EMU_INLINE int st_one(struct emu_warp *w, const struct emu_inst *in, emu_mask m,
         }
         return EMU_CONTINUE;
     }
-    EMU_LANES(l) if (full || EMU_ON(m, l)) memcpy(direct_ptr(base, addr_of(&addr, a32, l), l, stride), &v[l], size);
+    if (full)
+        EMU_LANES(l) memcpy(direct_ptr(base, addr_of(&addr, a32, l), l, stride), &v[l], size);
+    else
+        for (emu_mask mm = m; mm; mm &= mm - 1) {   /* active lanes only, in lane order */
+            unsigned l = (unsigned)__builtin_ctz(mm);
+            memcpy(direct_ptr(base, addr_of(&addr, a32, l), l, stride), &v[l], size);
+        }
     return EMU_CONTINUE;
 }
 
