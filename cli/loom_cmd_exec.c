@@ -31,7 +31,7 @@
 static void usage(FILE *out)
 {
     fputs("usage: loom exec [--workers N] [--stats] [--deterministic] [--no-check]\n"
-          "                 [--device PRESET] [--timeout S] PROGRAM [ARGS...]\n"
+          "                 [--initcheck] [--racecheck] [--device PRESET] [--timeout S] PROGRAM [ARGS...]\n"
           "(loom help exec describes the options)\n", out);
 }
 
@@ -264,6 +264,12 @@ int loom_cmd_exec(int argc, char **argv)
                 return 2;
         } else if (strcmp(a, "--no-check") == 0) {
             if (set_env("LOOM_NO_CHECK", "1"))
+                return 2;
+        } else if (strcmp(a, "--initcheck") == 0) {
+            if (set_env("LOOM_INITCHECK", "1"))
+                return 2;
+        } else if (strcmp(a, "--racecheck") == 0) {
+            if (set_env("LOOM_RACECHECK", "1"))
                 return 2;
         } else if ((v = option_value(argc, argv, &i, "--workers"))) {
             char *end;

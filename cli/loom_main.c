@@ -86,12 +86,14 @@ static const char exec_usage[] =
     "  --deterministic  fixed schedule: identical results and output   LOOM_DETERMINISTIC=1\n"
     "                   run after run\n"
     "  --no-check       turn memory checking off (faster)              LOOM_NO_CHECK=1\n"
+    "  --initcheck      report reads of device memory never written    LOOM_INITCHECK=1\n"
+    "  --racecheck      report shared-memory races between threads     LOOM_RACECHECK=1\n"
     "  --device PRESET  the GPU to present (loom info --presets)       LOOM_DEVICE=PRESET\n"
     "  --timeout S      stop a kernel running longer than S seconds    LOOM_TIMEOUT=S\n"
     "                   and show where each warp is\n"
     "\n"
-    "LOOM_LOG=1 traces the CUDA calls the program makes; LOOM_INITCHECK=1 and\n"
-    "LOOM_RACECHECK=1 turn on the checks of loom run's --initcheck and --racecheck.\n"
+    "Ctrl-C stops a running kernel and shows where each warp is (a second Ctrl-C ends\n"
+    "the program). LOOM_LOG=1 traces the CUDA calls the program makes.\n"
     "Example:  loom exec --stats ./vector_add 1000000\n";
 
 static const struct loom_command commands[] = {
