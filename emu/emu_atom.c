@@ -214,21 +214,25 @@ static int atom_ptrs(struct emu_warp *w, const struct emu_inst *in, emu_mask m, 
         const R *bv = ROW(w, in->b);                                                    \
         const R *cv = ROW(w, in->c == EMU_NOREG ? in->b : in->c);                       \
         R *dv = in->d == EMU_NOREG ? NULL : ROW(w, in->d);                              \
-        bool plain = HAS_PLAIN && in->space == PTX_SPACE_SHARED;                        \
+        if (HAS_PLAIN && in->space == PTX_SPACE_SHARED) {                               \
+            for (emu_mask mm = m; mm; mm &= mm - 1) {                                   \
+                unsigned l = (unsigned)__builtin_ctz(mm);                               \
+                R *q = (R *)ptr[l], o = *q, b = bv[l], c = cv[l];                       \
+                *q = (R)(PLAIN);                                                        \
+                (void)b;                                                                \
+                (void)c;                                                                \
+                if (dv)                                                                 \
+                    dv[l] = o;                                                          \
+            }                                                                           \
+            return EMU_CONTINUE;                                                        \
+        }                                                                               \
         EMU_LANES(l) {                                                                  \
             if (!EMU_ON(m, l))                                                          \
                 continue;                                                               \
             PT *p = (PT *)ptr[l];                                                       \
-            R b = bv[l], c = cv[l], old;                                                \
-            if (plain) {                                                                \
-                R o = *(R *)ptr[l];                                                     \
-                *(R *)ptr[l] = (R)(PLAIN);                                              \
-                old = o;                                                                \
-            } else {                                                                    \
-                old = (R)(PRIM);                                                        \
-            }                                                                           \
+            R b = bv[l], c = cv[l];                                                     \
+            R old = (R)(PRIM);                                                          \
             (void)c;                                                                    \
-            (void)p;                                                                    \
             if (dv)                                                                     \
                 dv[l] = old;                                                            \
         }                                                                               \

@@ -440,19 +440,37 @@ static inline void store_elem(void *p, uint64_t v, unsigned size, bool atomic)
 
 /* Host addresses of every lane in m for a handler that accesses `bytes` bytes
  * per lane (atomics): the fast path's test, then base + addr + l * stride. */
-bool emu_mem_direct(struct emu_warp *w, const struct emu_inst *in, emu_mask m, unsigned bytes, bool write,
-                    void *out_ptr[EMU_WARP_SIZE])
+EMU_INLINE bool mem_direct(struct emu_warp *w, const struct emu_inst *in, emu_mask m, unsigned bytes, bool write,
+                           void *out_ptr[EMU_WARP_SIZE], bool a32, bool full)
 {
     struct lane_addr addr;
     struct lane_span s;
     uint8_t *base;
     uint64_t stride;
-    if (m == EMU_FULL) lane_addrs(w, in, m, in->addr32, true, bytes, &addr, &s);
-    else lane_addrs(w, in, m, in->addr32, false, bytes, &addr, &s);
+    lane_addrs(w, in, m, a32, full, bytes, &addr, &s);
     if (!span_direct(w, in, &s, bytes, bytes, write, &base, &stride)) return false;
-    if (in->addr32) EMU_LANES(l) out_ptr[l] = direct_ptr(base, addr.a32[l], l, stride);
-    else EMU_LANES(l) out_ptr[l] = direct_ptr(base, addr.a64[l], l, stride);
+    uintptr_t b = (uintptr_t)base;
+    if (stride) EMU_LANES(l) out_ptr[l] = direct_ptr(base, addr_of(&addr, a32, l), l, stride);
+    else if (a32) EMU_EACH(l) out_ptr[l] = (void *)(b + addr.a32[l]);
+    else EMU_EACH(l) out_ptr[l] = (void *)(b + addr.a64[l]);
     return true;
+}
+
+/* Instances for the common sizes (4 and 8 bytes) and address widths. */
+bool emu_mem_direct(struct emu_warp *w, const struct emu_inst *in, emu_mask m, unsigned bytes, bool write,
+                    void *out_ptr[EMU_WARP_SIZE])
+{
+    bool full = m == EMU_FULL;
+    if (in->addr32) {
+        if (bytes == 4) return full ? mem_direct(w, in, m, 4, write, out_ptr, true, true)
+                                    : mem_direct(w, in, m, 4, write, out_ptr, true, false);
+        return mem_direct(w, in, m, bytes, write, out_ptr, true, full);
+    }
+    if (bytes == 4) return full ? mem_direct(w, in, m, 4, write, out_ptr, false, true)
+                                : mem_direct(w, in, m, 4, write, out_ptr, false, false);
+    if (bytes == 8) return full ? mem_direct(w, in, m, 8, write, out_ptr, false, true)
+                                : mem_direct(w, in, m, 8, write, out_ptr, false, false);
+    return mem_direct(w, in, m, bytes, write, out_ptr, false, full);
 }
 
 /* Gathers of the fast path: val[l] = the element at base + addr[l] + l * stride
