@@ -303,7 +303,10 @@ void emu_cta_destroy(struct emu_cta *cta)
     free(cta);
 }
 
-static void fill_row(uint32_t *row, uint32_t v) { for (unsigned l = 0; l < EMU_WARP_SIZE; l++) row[l] = v; }
+static void fill_row(uint32_t *row, uint32_t v)
+{
+    _Pragma("GCC unroll 32") for (unsigned l = 0; l < EMU_WARP_SIZE; l++) row[l] = v;
+}
 
 /* Fills the special-register rows of a warp that the program reads, once per
  * CTA context (emu_cta_begin refills those that change per CTA). */
