@@ -114,9 +114,10 @@ static int check_mostly(const char *what, const int *a, const int *b, size_t n)
 }
 
 /* Runs kernel `which` once under Loom and natively; returns the two times. */
-static void run_one(int which, struct data *d, double *loom_s, double *native_s, bool *ok)
+static void run_one(int which, struct data *d, double *loom_s, double *native_s, double *plain_s, bool *ok)
 {
     double t0;
+    *plain_s = 0;
     switch (which) {
     case 0: {   /* saxpy */
         uint64_t dx = dalloc((size_t)d->n * 4), dy = dalloc((size_t)d->n * 4);
@@ -142,6 +143,9 @@ static void run_one(int which, struct data *d, double *loom_s, double *native_s,
         int ref = 0;
         t0 = now(); native_reduce_sum(d->ints, d->n, &ref); *native_s = now() - t0;
         *ok = check_equal("reduce_sum", (void *)(uintptr_t)dout, &ref, 4);
+        int plain = 0;
+        t0 = now(); native_reduce_sum_plain(d->ints, d->n, &plain); *plain_s = now() - t0;
+        *ok = *ok && check_equal("reduce_sum (plain)", &plain, &ref, 4);
         loom_free(dev, din); loom_free(dev, dout);
         break;
     }
@@ -177,8 +181,11 @@ static void run_one(int which, struct data *d, double *loom_s, double *native_s,
         unsigned g[3] = { 64, 1, 1 }, b[3] = { 256, 1, 1 };
         *loom_s = run_loom("histogram", g, b, args);
         memset(d->bins, 0, 256 * 4);
-        t0 = now(); native_histogram(d->bytes, d->n, d->bins); *native_s = now() - t0;
+        t0 = now(); native_histogram(d->bytes, d->n, d->bins, (int)g[0], (int)b[0]); *native_s = now() - t0;
         *ok = check_equal("histogram", (void *)(uintptr_t)dbins, d->bins, 256 * 4);
+        unsigned plain[256] = { 0 };
+        t0 = now(); native_histogram_plain(d->bytes, d->n, plain); *plain_s = now() - t0;
+        *ok = *ok && check_equal("histogram (plain)", plain, d->bins, 256 * 4);
         loom_free(dev, ddata); loom_free(dev, dbins);
         break;
     }
@@ -249,17 +256,18 @@ int main(int argc, char **argv)
     CK(loom_module_load_file(dev, ptx, &mod));
     printf("Loom bench: %d runs each, %s; Loom on %u worker%s vs native C (-O2), same process\n\n", runs,
            use_min ? "minimums" : "medians", workers, workers == 1 ? "" : "s");
-    printf("%-12s %10s %10s %8s %14s %9s\n", "kernel", "loom ms", "native ms", "ratio", "thread-inst/s", "SIMD eff");
+    printf("%-12s %10s %10s %8s %14s %9s %10s %8s\n", "kernel", "loom ms", "native ms", "ratio", "thread-inst/s",
+           "SIMD eff", "plain ms", "vs plain");
     int bad = 0;
     double checked[NKERNELS];
     for (int k = 0; k < NKERNELS; k++) {
-        double ls[16], ns[16];
+        double ls[16], ns[16], ps[16];
         bool ok = true;
         checked[k] = 0;
         if (only && strcmp(only, names[k]) != 0) continue;
         for (int r = 0; r < runs; r++) {
             bool okr;
-            run_one(k, &d, &ls[r], &ns[r], &okr);
+            run_one(k, &d, &ls[r], &ns[r], &ps[r], &okr);
             ok = ok && okr;
         }
         struct stat_sum sum = { .name = names[k] };
@@ -270,8 +278,11 @@ int main(int argc, char **argv)
         for (int r = 0; r < runs; r++) total_loom += ls[r];
         double tips = (double)sum.ti / total_loom;
         double eff = sum.wi ? (double)sum.ti / (32.0 * (double)sum.wi) : 0;
-        printf("%-12s %10.2f %10.3f %7.1fx %14.3g %8.1f%%%s\n", names[k], lm * 1e3, nm * 1e3, lm / nm, tips, eff * 100,
-               ok ? "" : "  WRONG RESULT");
+        double pm = use_min ? minimum(ps, runs) : median(ps, runs);
+        char plain[32] = "";
+        if (pm > 0) snprintf(plain, sizeof plain, " %10.3f %7.1fx", pm * 1e3, lm / pm);
+        printf("%-12s %10.2f %10.3f %7.1fx %14.3g %8.1f%%%s%s\n", names[k], lm * 1e3, nm * 1e3, lm / nm, tips, eff * 100,
+               plain, ok ? "" : "  WRONG RESULT");
         bad += !ok;
     }
     loom_device_destroy(dev);
@@ -285,11 +296,11 @@ int main(int argc, char **argv)
             CK(loom_device_create(&c, &dev));
             CK(loom_module_load_file(dev, ptx, &mod));
             for (int k = 0; k < NKERNELS; k++) {
-                double ls[16], ns[16];
+                double ls[16], ns[16], ps[16];
                 bool okr;
                 ms[m][k] = 0;
                 if (only && strcmp(only, names[k]) != 0) continue;
-                for (int r = 0; r < runs; r++) run_one(k, &d, &ls[r], &ns[r], &okr);
+                for (int r = 0; r < runs; r++) run_one(k, &d, &ls[r], &ns[r], &ps[r], &okr);
                 ms[m][k] = use_min ? minimum(ls, runs) : median(ls, runs);
             }
             loom_device_destroy(dev);
@@ -312,10 +323,10 @@ int main(int argc, char **argv)
             CK(loom_device_create(&c, &dev));
             CK(loom_module_load_file(dev, ptx, &mod));
             for (int k = 0; k < NKERNELS; k++) {
-                double ls[16], ns[16];
+                double ls[16], ns[16], ps[16];
                 bool okr;
                 if (only && strcmp(only, names[k]) != 0) continue;
-                for (int r = 0; r < runs; r++) run_one(k, &d, &ls[r], &ns[r], &okr);
+                for (int r = 0; r < runs; r++) run_one(k, &d, &ls[r], &ns[r], &ps[r], &okr);
                 double m = use_min ? minimum(ls, runs) : median(ls, runs);
                 if (!pass) one[k] = m;
                 else printf("%-12s %10.2f %10.2f %7.2fx\n", names[k], one[k] * 1e3, m * 1e3, one[k] / m);

@@ -1,5 +1,7 @@
 /* bench_native.c -- native C versions of the bench kernels (same algorithms,
  * compiled with -O2 in the same binary) that Loom's times are compared with. */
+#include <string.h>
+
 #include "bench/bench.h"
 
 void native_saxpy(int n, float a, const float *x, float *y)
@@ -7,7 +9,27 @@ void native_saxpy(int n, float a, const float *x, float *y)
     for (int i = 0; i < n; i++) y[i] = a * x[i] + y[i];
 }
 
+/* The GPU algorithm, block by block: each block of 2 * 256 elements is
+ * summed in pairs into a 256-entry array, which a tree halves (s[t] +=
+ * s[t + k] for k = 128, 64 ... 1), then added to *out. */
 void native_reduce_sum(const int *in, int n, int *out)
+{
+    enum { B = 256 };
+    int s[B];
+    for (int base = 0; base < n; base += 2 * B) {
+        for (int t = 0; t < B; t++) {
+            int i = base + t, v = i < n ? in[i] : 0;
+            if (i + B < n) v += in[i + B];
+            s[t] = v;
+        }
+        for (int k = B / 2; k > 0; k >>= 1)
+            for (int t = 0; t < k; t++) s[t] += s[t + k];
+        *out += s[0];
+    }
+}
+
+/* The simplest C for the same result: one pass. */
+void native_reduce_sum_plain(const int *in, int n, int *out)
 {
     int s = 0;
     for (int i = 0; i < n; i++) s += in[i];
@@ -41,7 +63,23 @@ void native_mandelbrot(int *out, int w, int h, int max_iter)
         }
 }
 
-void native_histogram(const unsigned char *data, int n, unsigned *bins)
+/* The GPU algorithm: each of `blocks` blocks of `threads` counts the
+ * elements of its grid-stride share into 256 private bins, then adds them
+ * to the global bins. */
+void native_histogram(const unsigned char *data, int n, unsigned *bins, int blocks, int threads)
+{
+    unsigned local[256];
+    int stride = blocks * threads;
+    for (int b = 0; b < blocks; b++) {
+        memset(local, 0, sizeof local);
+        for (int base = b * threads; base < n; base += stride)   /* the block's threads, one round at a time */
+            for (int i = base; i < base + threads && i < n; i++) local[data[i]]++;
+        for (int k = 0; k < 256; k++) bins[k] += local[k];
+    }
+}
+
+/* The simplest C for the same result: one pass. */
+void native_histogram_plain(const unsigned char *data, int n, unsigned *bins)
 {
     for (int i = 0; i < n; i++) bins[data[i]]++;
 }
