@@ -225,6 +225,12 @@ struct emu_func {
     bool recursive_hazard;              /* may be active twice on one warp: save rows on call */
     uint64_t shared_bytes;              /* entries: end of the static shared layout this kernel uses */
     uint32_t active;                    /* unused by handlers; reserved */
+    /* Entries: registers whose only definition is an ld.param of a kernel
+     * parameter at a fixed offset. The decoder drops those loads; each CTA
+     * context fills the rows once per launch (emu_cta_create). */
+    struct emu_param_row { uint16_t row; uint8_t wide; uint32_t off; } *param_rows;
+    uint32_t nparam_rows;
+    uint32_t nfolded;                   /* instructions folded away at decode (emu_decode.c) */
 };
 
 /* A decoded module: one flat instruction array for all functions. */

@@ -637,7 +637,143 @@ static uint32_t reconv_of(const struct emu_decoder *dc, uint32_t idx)
     return dc->pc_of[fn->blocks[ip].first];
 }
 
-static void decode_func(struct emu_build *b, uint32_t fi)
+
+/* ---- Launch-constant folding ------------------------------------------------------
+ * nvcc's kernels open with loads of their parameters, moves of %tid/%ntid/%ctaid
+ * and cvta.to.global of parameter pointers: values that cannot change while a
+ * CTA runs. A register whose only definition (unguarded) is one of these needs
+ * no instruction: a move of a constant, a symbol's address or a per-CTA special
+ * register, or a move or cvta.to.global of another such register, makes the
+ * register an alias of the source's row; an ld.param of a kernel parameter at a
+ * fixed offset makes its row one that each CTA context fills once per launch.
+ * Every read then sees the value the instruction would have written, so results
+ * are unchanged; only the dropped instructions are no longer executed (nor
+ * counted in --stats). LOOM_FOLD=0 turns folding off. */
+
+static bool fold_enabled(void)
+{
+    const char *e = getenv("LOOM_FOLD");
+    return !(e && strcmp(e, "0") == 0);
+}
+
+/* Special registers whose row is filled per warp or per CTA and never changes while it runs. */
+static bool sreg_is_cta_constant(enum ptx_sreg s)
+{
+    switch (s) {
+    case PTX_SREG_TID_X: case PTX_SREG_TID_Y: case PTX_SREG_TID_Z:
+    case PTX_SREG_NTID_X: case PTX_SREG_NTID_Y: case PTX_SREG_NTID_Z:
+    case PTX_SREG_CTAID_X: case PTX_SREG_CTAID_Y: case PTX_SREG_CTAID_Z:
+    case PTX_SREG_NCTAID_X: case PTX_SREG_NCTAID_Y: case PTX_SREG_NCTAID_Z:
+    case PTX_SREG_LANEID: case PTX_SREG_NSMID:
+    case PTX_SREG_LANEMASK_EQ: case PTX_SREG_LANEMASK_LE: case PTX_SREG_LANEMASK_LT:
+    case PTX_SREG_LANEMASK_GE: case PTX_SREG_LANEMASK_GT:
+    case PTX_SREG_DYNAMIC_SMEM_SIZE: case PTX_SREG_TOTAL_SMEM_SIZE:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Counts, per register, the instructions that may write it. Over-counting
+ * only folds less: every register in a destination position (operand 0, the
+ * second of a p|q pair is always a predicate), in any vector operand, and in
+ * any operand of a call counts. */
+static void count_defs(const struct ptx_func *fn, uint32_t *defs)
+{
+    for (uint32_t i = 0; i < fn->ninstrs; i++) {
+        const struct ptx_instr *pi = &fn->instrs[i];
+        for (uint32_t k = 0; k < pi->nops; k++) {
+            const struct ptx_operand *op = &pi->ops[k];
+            bool all = pi->op == PTX_OP_CALL || op->kind == PTX_OPND_VEC || op->kind == PTX_OPND_LIST;
+            if (op->kind == PTX_OPND_REG && (k == 0 || pi->op == PTX_OP_CALL)) defs[op->reg]++;
+            if (all)
+                for (uint32_t e = 0; e < op->nelems; e++)
+                    if (op->elems[e].kind == PTX_OPND_REG) defs[op->elems[e].reg]++;
+        }
+    }
+}
+
+static bool fold_width_ok(const struct emu_decoder *dc, int32_t reg, enum ptx_type t)
+{
+    unsigned sz = ptx_type_size(t), rsz = ptx_type_size(reg_type(dc, reg));
+    return (sz == 4 || sz == 8) && sz == rsz && reg_type(dc, reg) != PTX_T_PRED;
+}
+
+/* Decides which instructions of the current function fold away (folded[i])
+ * and redirects the rows of the registers they define. */
+static void fold_constants(struct emu_build *b, bool *folded)
+{
+    struct emu_decoder *dc = &b->dc;
+    const struct ptx_func *fn = dc->fn;
+    struct emu_func *ef = dc->efn;
+    uint32_t *defs = calloc(fn->nregs + 1, sizeof *defs);
+    bool *lc = calloc(fn->nregs + 1, sizeof *lc);   /* the register holds a launch constant */
+    if (!defs || !lc) { free(defs); free(lc); return; }
+    count_defs(fn, defs);
+    for (bool changed = true; changed;) {   /* chains (cvta of a folded load) may run backwards */
+        changed = false;
+        for (uint32_t i = 0; i < fn->ninstrs; i++) {
+            const struct ptx_instr *pi = &fn->instrs[i];
+            if (folded[i] || pi->guard_reg >= 0 || pi->nops != 2 || pi->ntypes != 1) continue;
+            const struct ptx_operand *d = &pi->ops[0], *a = &pi->ops[1];
+            if (d->kind != PTX_OPND_REG || defs[d->reg] != 1 || d->vec_comp || a->vec_comp) continue;
+            enum ptx_type t = pi->types[0];
+            if (!fold_width_ok(dc, d->reg, t)) continue;
+            bool wide = ptx_type_size(t) == 8;
+            int32_t r = d->reg;
+            dc->pi = pi;
+            if (pi->op == PTX_OP_MOV || (pi->op == PTX_OP_CVTA && (pi->space == PTX_SPACE_GLOBAL || pi->space == PTX_SPACE_CONST))) {
+                if (a->kind == PTX_OPND_REG) {
+                    if (!lc[a->reg] || !fold_width_ok(dc, a->reg, t)) continue;
+                    dc->reg_row[r] = dc->reg_row[a->reg];
+                } else if (pi->op != PTX_OP_MOV) {
+                    continue;
+                } else if (a->kind == PTX_OPND_IMM_INT || a->kind == PTX_OPND_IMM_F32 || a->kind == PTX_OPND_IMM_F64) {
+                    dc->reg_row[r] = emu_dec_src(dc, a, t);
+                } else if (a->kind == PTX_OPND_SREG) {
+                    if (wide || !sreg_is_cta_constant(a->sreg)) continue;
+                    dc->sreg_used_all[a->sreg] = 1;
+                    dc->reg_row[r] = (uint16_t)a->sreg;
+                } else if (a->kind == PTX_OPND_SYM && a->sym->kind == PTX_SYM_VAR &&
+                           (a->sym->space == PTX_SPACE_SHARED || a->sym->space == PTX_SPACE_GLOBAL ||
+                            a->sym->space == PTX_SPACE_CONST)) {
+                    uint64_t v;
+                    bool known = a->sym->space == PTX_SPACE_SHARED
+                                     ? ptrmap_get(&b->shared_off, a->sym, &v)
+                                     : dc->syms && dc->syms->global_addr && dc->syms->global_addr(dc->syms->ctx, a->sym, &v);
+                    if (!known) continue;
+                    v += (uint64_t)a->ival;
+                    dc->reg_row[r] = wide ? emu_dec_const64(dc, v) : emu_dec_const32(dc, (uint32_t)v);
+                } else {
+                    continue;
+                }
+            } else if (pi->op == PTX_OP_LD && pi->space == PTX_SPACE_PARAM && fn->is_entry && pi->vec <= 1 &&
+                       !(pi->flags & PTX_IF_VOLATILE) && pi->sem == PTX_MOD_NONE_ && a->kind == PTX_OPND_ADDR &&
+                       a->reg < 0 && a->sym && !a->nelems) {
+                uint32_t off;
+                if (!emu_dec_kernel_param(dc, a->sym, &off) || a->ival < 0 ||
+                    (uint64_t)a->ival + ptx_type_size(t) > a->sym->size || ((off + (uint64_t)a->ival) & (ptx_type_size(t) - 1)))
+                    continue;
+                struct emu_param_row *nr = realloc(ef->param_rows, (ef->nparam_rows + 1) * sizeof *nr);
+                if (!nr) continue;
+                ef->param_rows = nr;
+                nr[ef->nparam_rows++] = (struct emu_param_row){ .row = dc->reg_row[r], .wide = wide,
+                                                               .off = off + (uint32_t)a->ival };
+            } else {
+                continue;
+            }
+            folded[i] = true;
+            lc[r] = true;
+            ef->nfolded++;
+            changed = true;
+        }
+    }
+    dc->pi = NULL;
+    free(defs);
+    free(lc);
+}
+
+static void decode_func(struct emu_build *b, uint32_t fi, bool fold)
 {
     struct emu_decoder *dc = &b->dc;
     struct emu_program *p = dc->prog;
@@ -650,8 +786,14 @@ static void decode_func(struct emu_build *b, uint32_t fi)
     dc->pc_of = calloc(fn->ninstrs + 1, sizeof *dc->pc_of);
     if (!dc->pc_of) { dc->failed = true; return; }
     uint32_t first = dc->ncode;
-    for (uint32_t i = 0; i < fn->ninstrs; i++)
-        decode_instr(dc, i);
+    bool *folded = calloc(fn->ninstrs + 1, sizeof *folded);
+    if (!folded) { dc->failed = true; return; }
+    if (fold) fold_constants(b, folded);
+    for (uint32_t i = 0; i < fn->ninstrs; i++) {
+        if (folded[i]) dc->pc_of[i] = dc->ncode;   /* nothing to run: targets go to the next instruction */
+        else decode_instr(dc, i);
+    }
+    free(folded);
     dc->pc_of[fn->ninstrs] = dc->ncode;
     /* A function that falls off its end returns (kernels exit). */
     dc->pi = NULL;
@@ -738,9 +880,10 @@ struct emu_program *emu_program_build(const struct ptx_module *m, const struct e
         ptx_diag_add(diags, PTX_SEV_ERROR, m->path ? m->path : "<ptx>", 1, 1, "module uses too many registers");
         ok = false;
     }
+    bool fold = fold_enabled();
     for (uint32_t f = 0; ok && f < m->nfuncs; f++) {
         dc->reg_row = rows[f];
-        decode_func(b, f);
+        decode_func(b, f, fold);
     }
     /* Constant rows follow the registers and scratch rows. */
     uint32_t c32 = p->nconst32, c64 = p->nconst64;
@@ -766,6 +909,7 @@ void emu_program_free(struct emu_program *p)
     if (!p) return;
     for (uint32_t pc = 0; pc < p->ncode; pc++)
         if (p->code[pc].aux_owned) free((void *)p->code[pc].aux);
+    for (uint32_t f = 0; p->funcs && f < p->nfuncs; f++) free(p->funcs[f].param_rows);
     free(p->code); free(p->locs); free(p->funcs);
     free(p->const32); free(p->const64); free(p->sreg_used);
     free(p);

@@ -245,6 +245,7 @@ static __attribute__((noinline)) int warp_run(struct emu_warp *w, const struct e
 static void *xcalloc(size_t n, size_t s) { return n ? calloc(n, s) : calloc(1, 1); }
 
 static void warp_fill_sregs(struct emu_warp *w);
+static void fill_row(uint32_t *row, uint32_t v);
 
 /* Allocates the warps and buffers of a CTA context for a launch; the context
  * is reused for the CTAs a worker runs, so constants are filled only once. */
@@ -284,6 +285,20 @@ struct emu_cta *emu_cta_create(const struct emu_launch *L)
             for (unsigned l = 0; l < EMU_WARP_SIZE; l++) w->r32[p->const32_base + c][l] = p->const32[c];
         for (uint32_t c = 0; c < p->nconst64; c++)
             for (unsigned l = 0; l < EMU_WARP_SIZE; l++) w->r64[p->const64_base + c][l] = p->const64[c];
+        /* Parameters whose loads were folded away (emu_decode.c): in bounds by
+         * construction, since the buffer has the entry's declared size. */
+        for (uint32_t k = 0; k < L->entry->nparam_rows; k++) {
+            const struct emu_param_row *pr = &L->entry->param_rows[k];
+            if (pr->wide) {
+                uint64_t v = 0;
+                if (pr->off + 8 <= L->params_size) memcpy(&v, L->params + pr->off, 8);
+                for (unsigned l = 0; l < EMU_WARP_SIZE; l++) w->r64[pr->row][l] = v;
+            } else {
+                uint32_t v = 0;
+                if (pr->off + 4 <= L->params_size) memcpy(&v, L->params + pr->off, 4);
+                fill_row(w->r32[pr->row], v);
+            }
+        }
         warp_fill_sregs(w);
     }
     return cta;
