@@ -3,6 +3,8 @@
 #include <stdint.h>
 
 #include "emu/emu.h"
+#include "emu/emu_exec.h"
+#include "emu/emu_internal.h"
 #include "emu/emu_lanes.h"
 
 /* inst.imm: bit 32 set when the combining (setp/set) or selecting (selp)
@@ -167,9 +169,123 @@ STAMP_SCALAR(f32) STAMP_SCALAR(f32ftz) STAMP_SCALAR(f64) STAMP_SCALAR(f16) STAMP
 STAMP_SETP_X2(f16x2, f16, f16hi) STAMP_SETP_X2(f16x2ftz, f16ftz, f16hiftz) STAMP_SETP_X2(bf16x2, bf16, bf16hi)
 STAMP_SET_X2(f16x2, f16, f16hi) STAMP_SET_X2(f16x2ftz, f16ftz, f16hiftz) STAMP_SET_X2(bf16x2, bf16, bf16hi)
 
+/* ---- The common setp, fast ------------------------------------------------------
+ * setp.cmp.type p, a, b with no combining predicate and no q, for 32- and
+ * 64-bit integers and f32/f64 without .ftz: one handler per comparison (no
+ * switch), the lane results gathered with movemask. A conditional branch on p
+ * right after it in the same block fuses with it (emu_setp_fuse_bra): the
+ * handler then also branches, and skips the bra, which stays in place for
+ * anything that jumps to it. */
+#define FAST_CMP_LOOP(RT, FILE, VT, CT, COND, OUT) \
+    const RT *ra = w->FILE[in->a], *rb = w->FILE[in->b]; \
+    CT c_[EMU_WARP_SIZE]; \
+    EMU_EACH(l) { VT a = (VT)ra[l], b = (VT)rb[l]; c_[l] = (COND) ? (CT)-1 : 0; } \
+    OUT = sizeof(CT) == 4 ? emu_mask_of32((const int32_t *)c_) : emu_mask_of64((const int64_t *)c_);
+#define FAST_F32(COND) \
+    const uint32_t *ra = w->r32[in->a], *rb = w->r32[in->b]; \
+    int32_t c_[EMU_WARP_SIZE]; \
+    EMU_EACH(l) { float a = emu_f32(ra[l]), b = emu_f32(rb[l]); c_[l] = (COND) ? -1 : 0; } \
+    t = emu_mask_of32(c_);
+#define FAST_F64(COND) \
+    const uint64_t *ra = w->r64[in->a], *rb = w->r64[in->b]; \
+    int64_t c_[EMU_WARP_SIZE]; \
+    EMU_EACH(l) { double a = emu_f64(ra[l]), b = emu_f64(rb[l]); c_[l] = (COND) ? -1 : 0; } \
+    t = emu_mask_of64(c_);
+#define FAST_U32(COND) FAST_CMP_LOOP(uint32_t, r32, uint32_t, int32_t, COND, t)
+#define FAST_S32(COND) FAST_CMP_LOOP(uint32_t, r32, int32_t, int32_t, COND, t)
+#define FAST_U64(COND) FAST_CMP_LOOP(uint64_t, r64, uint64_t, int64_t, COND, t)
+#define FAST_S64(COND) FAST_CMP_LOOP(uint64_t, r64, int64_t, int64_t, COND, t)
+
+/* The branch half of a fused setp + @p bra (in->nv: the bra was @!p). */
+static inline int fused_branch(struct emu_warp *w, const struct emu_inst *in, emu_mask m, emu_mask p)
+{
+    emu_mask taken = m & (in->nv ? ~p : p);
+    w->n_inst++;                                  /* the bra, as the dispatch loop would count it */
+    w->n_thread_inst += (uint64_t)__builtin_popcount(taken);
+    w->pc++;                                      /* past the bra */
+    if (!taken) return EMU_CONTINUE;
+    if (taken == w->active) { w->pc = in->target; return EMU_CONTINUE; }
+    emu_simt_diverge(w, taken, in->target, in->reconv);
+    return EMU_CONTINUE;
+}
+
+#define STAMP_FAST(kind, cmpname, LOOP, COND) \
+    static int h_setpf_##kind##_##cmpname(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    { \
+        emu_mask t; \
+        LOOP(COND) \
+        w->pred[in->d] = (w->pred[in->d] & ~m) | (t & m); \
+        return EMU_CONTINUE; \
+    } \
+    static int h_setpbra_##kind##_##cmpname(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    { \
+        emu_mask t; \
+        LOOP(COND) \
+        emu_mask p = (w->pred[in->d] & ~m) | (t & m); \
+        w->pred[in->d] = p; \
+        return fused_branch(w, in, m, p); \
+    }
+#define STAMP_FAST_INT(kind, LOOP) \
+    STAMP_FAST(kind, eq, LOOP, a == b) STAMP_FAST(kind, ne, LOOP, a != b) STAMP_FAST(kind, lt, LOOP, a < b) \
+    STAMP_FAST(kind, le, LOOP, a <= b) STAMP_FAST(kind, gt, LOOP, a > b) STAMP_FAST(kind, ge, LOOP, a >= b)
+/* Float ne is ordered (false when either side is NaN); the ...u forms are the
+ * negations of the ordered opposites. */
+#define STAMP_FAST_FLT(kind, LOOP) \
+    STAMP_FAST(kind, eq, LOOP, a == b) STAMP_FAST(kind, ne, LOOP, a < b || a > b) STAMP_FAST(kind, lt, LOOP, a < b) \
+    STAMP_FAST(kind, le, LOOP, a <= b) STAMP_FAST(kind, gt, LOOP, a > b) STAMP_FAST(kind, ge, LOOP, a >= b) \
+    STAMP_FAST(kind, equ, LOOP, !(a < b || a > b)) STAMP_FAST(kind, neu, LOOP, !(a == b)) \
+    STAMP_FAST(kind, ltu, LOOP, !(a >= b)) STAMP_FAST(kind, leu, LOOP, !(a > b)) \
+    STAMP_FAST(kind, gtu, LOOP, !(a <= b)) STAMP_FAST(kind, geu, LOOP, !(a < b)) \
+    STAMP_FAST(kind, num, LOOP, a == a && b == b) STAMP_FAST(kind, nan, LOOP, a != a || b != b)
+STAMP_FAST_INT(u32, FAST_U32) STAMP_FAST_INT(s32, FAST_S32) STAMP_FAST_INT(u64, FAST_U64) STAMP_FAST_INT(s64, FAST_S64)
+STAMP_FAST_FLT(f32, FAST_F32) STAMP_FAST_FLT(f64, FAST_F64)
+
+/* [kind: u32 s32 u64 s64 f32 f64][enum emu_cmp][0: setp, 1: setp + bra] */
+#define FAST_INT(kind, x) { { h_setpf_##kind##_##x, h_setpbra_##kind##_##x } }
+#define FAST_ROW_INT(kind) { FAST_INT(kind, eq), FAST_INT(kind, ne), FAST_INT(kind, lt), FAST_INT(kind, le), \
+                             FAST_INT(kind, gt), FAST_INT(kind, ge) }
+#define FAST_ROW_FLT(kind) { FAST_INT(kind, eq), FAST_INT(kind, ne), FAST_INT(kind, lt), FAST_INT(kind, le), \
+                             FAST_INT(kind, gt), FAST_INT(kind, ge), FAST_INT(kind, equ), FAST_INT(kind, neu), \
+                             FAST_INT(kind, ltu), FAST_INT(kind, leu), FAST_INT(kind, gtu), FAST_INT(kind, geu), \
+                             FAST_INT(kind, num), FAST_INT(kind, nan) }
+struct fast_pair { emu_fn f[2]; };
+static const struct fast_pair fast_setp[6][EMU_CMP_NAN + 1] = {
+    FAST_ROW_INT(u32), FAST_ROW_INT(s32), FAST_ROW_INT(u64), FAST_ROW_INT(s64), FAST_ROW_FLT(f32), FAST_ROW_FLT(f64),
+};
+
+/* The fast handler for a setp of source kind sk (enum below) and comparison cc, or NULL. */
+static int fast_kind(int sk);
+static emu_fn fast_setp_fn(int sk, int cc)
+{
+    int k = fast_kind(sk);
+    return k < 0 || cc < 0 || cc > EMU_CMP_NAN ? NULL : fast_setp[k][cc].f[0];
+}
+
+/* For the bra selector: when `prev` is a fast setp, turns it into the fused
+ * setp + branch (target, reconv and the bra's negation are copied by the caller). */
+emu_fn emu_setp_fused(emu_fn setp)
+{
+    for (unsigned k = 0; k < 6; k++)
+        for (unsigned c = 0; c <= EMU_CMP_NAN; c++)
+            if (fast_setp[k][c].f[0] == setp && setp) return fast_setp[k][c].f[1];
+    return NULL;
+}
+
 /* Source kinds, in the order of the handler tables. */
 enum { SK_U16, SK_S16, SK_U32, SK_S32, SK_U64, SK_S64, SK_F32, SK_F32FTZ, SK_F64, SK_F16, SK_F16FTZ,
        SK_BF16, SK_F16X2, SK_F16X2FTZ, SK_BF16X2, SK_N };
+static int fast_kind(int sk)
+{
+    switch (sk) {
+    case SK_U32: return 0;
+    case SK_S32: return 1;
+    case SK_U64: return 2;
+    case SK_S64: return 3;
+    case SK_F32: return 4;
+    case SK_F64: return 5;
+    default: return -1;
+    }
+}
 static const emu_fn setp_fns[SK_N] = {
     h_setp_u16, h_setp_s16, h_setp_u32, h_setp_s32, h_setp_u64, h_setp_s64, h_setp_f32, h_setp_f32ftz,
     h_setp_f64, h_setp_f16, h_setp_f16ftz, h_setp_bf16, h_setp_f16x2, h_setp_f16x2ftz, h_setp_bf16x2,
@@ -401,6 +517,8 @@ static enum emu_sel sel_compare(struct emu_decoder *dc, const struct ptx_instr *
         out->fn = setp_fns[sk];
         out->d = emu_dec_pred(dc, p);
         out->e = q && q->kind != PTX_OPND_SINK ? emu_dec_pred(dc, q) : EMU_NOREG;
+        emu_fn fast = fast_setp_fn(sk, cc);
+        if (fast && out->e == EMU_NOREG && bc == EMU_BOOL_NONE) out->fn = fast;
         return EMU_SEL_OK;
     }
     uint32_t tv = set_true(dt, packed);

@@ -507,6 +507,26 @@ static enum emu_sel sel_brx(struct emu_decoder *dc, const struct ptx_instr *pi, 
     return EMU_SEL_OK;
 }
 
+/* `setp p, a, b; @p bra L` (or @!p) in one block: the setp, already emitted,
+ * becomes a fused handler that also branches (emu_cmp.c). The bra stays,
+ * for whatever jumps to it; the fused handler skips it. Both share the
+ * block, so they share the reconvergence point the decoder resolves. */
+static void fuse_with_setp(struct emu_decoder *dc, const struct ptx_instr *pi, const struct emu_inst *bra)
+{
+    const struct ptx_func *fn = dc->fn;
+    uint32_t idx = (uint32_t)(pi - fn->instrs);
+    if (!dc->fuse || pi->guard_reg < 0 || idx == 0 || !fn->block_of || dc->ncode <= dc->efn->entry_pc) return;
+    if (fn->block_of[idx] != fn->block_of[idx - 1] || dc->locs[dc->ncode - 1].ir != pi - 1) return;
+    struct emu_inst *prev = &dc->code[dc->ncode - 1];
+    emu_fn fused = emu_setp_fused(prev->fn);
+    if (!fused || prev->guard != EMU_NOGUARD || prev->d != dc->reg_row[pi->guard_reg]) return;
+    prev->fn = fused;
+    prev->flow = 1;
+    prev->target = bra->target;
+    prev->reconv = bra->reconv;
+    prev->nv = pi->guard_neg;
+}
+
 enum emu_sel emu_sel_ctrl(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out)
 {
     switch (pi->op) {
@@ -516,6 +536,7 @@ enum emu_sel emu_sel_ctrl(struct emu_decoder *dc, const struct ptx_instr *pi, st
         out->fn = h_bra;
         out->target = dc->fn->labels[pi->ops[0].label].instr;
         out->reconv = EMU_RECONV_FROM_CFG;
+        fuse_with_setp(dc, pi, out);
         return EMU_SEL_OK;
     case PTX_OP_BRX: return sel_brx(dc, pi, out);
     case PTX_OP_CALL: return sel_call(dc, pi, out);

@@ -648,7 +648,8 @@ static uint32_t reconv_of(const struct emu_decoder *dc, uint32_t idx)
  * fixed offset makes its row one that each CTA context fills once per launch.
  * Every read then sees the value the instruction would have written, so results
  * are unchanged; only the dropped instructions are no longer executed (nor
- * counted in --stats). LOOM_FOLD=0 turns folding off. */
+ * counted in --stats). LOOM_FOLD=0 turns folding off, and the fusion of setp
+ * with a following conditional bra (emu_ctrl.c) too. */
 
 static bool fold_enabled(void)
 {
@@ -881,6 +882,7 @@ struct emu_program *emu_program_build(const struct ptx_module *m, const struct e
         ok = false;
     }
     bool fold = fold_enabled();
+    dc->fuse = fold;
     for (uint32_t f = 0; ok && f < m->nfuncs; f++) {
         dc->reg_row = rows[f];
         decode_func(b, f, fold);

@@ -442,13 +442,13 @@ int emu_barrier_arrive(struct emu_warp *w, const struct emu_inst *in, uint32_t i
     return EMU_CONTINUE;
 }
 
-/* Releases barrier `id` if every expected thread has arrived. */
-static void barrier_try_release(struct emu_cta *cta, uint32_t id)
+/* Releases barrier `id` if every expected thread has arrived; returns whether it did. */
+static bool barrier_try_release(struct emu_cta *cta, uint32_t id)
 {
     struct emu_barrier *b = &cta->bars[id];
-    if (!b->arrived) return;
+    if (!b->arrived) return false;
     uint32_t need = b->expected_count ? b->expected_count : live_threads(cta);
-    if (b->arrived < need) return;
+    if (b->arrived < need) return false;
     for (uint32_t i = 0; i < cta->nwarps; i++) {
         struct emu_warp *w = &cta->warps[i];
         if (w->wait.kind != EMU_WAIT_BARRIER || w->wait.barrier != id) continue;
@@ -468,7 +468,9 @@ static void barrier_try_release(struct emu_cta *cta, uint32_t id)
     b->arrived = 0;
     b->red_popc = 0; b->red_and_fail = 0; b->red_or_any = 0;
     if (cta->race) emu_check_barrier(cta);
+    return true;
 }
+
 
 static void barriers_try_release(struct emu_cta *cta)
 {

@@ -72,7 +72,12 @@ struct emu_decoder {
     uint64_t sreg_used;                /* bitset over r32 special rows in use (first 64) */
     uint8_t *sreg_used_all;
     struct emu_codegen *codegen;       /* emu_codegen.c's facts about the current function */
+    bool fuse;                         /* fuse setp + bra (off with LOOM_FOLD=0) */
 };
+
+/* The fused setp + conditional-branch handler for a fast setp handler, or
+ * NULL (emu_cmp.c; the control selector fuses). */
+emu_fn emu_setp_fused(emu_fn setp);
 
 /* The copy of the instruction handlers that programs built now use:
  * "x86-64-v3" (AVX2, FMA, BMI2) or "baseline"; LOOM_SIMD=baseline forces the latter. */

@@ -17,5 +17,6 @@
 #define emu_mem_ptr emu_mem_ptr_v3
 #define emu_mem_direct emu_mem_direct_v3
 #define emu_h_implicit_ret emu_h_implicit_ret_v3
+#define emu_setp_fused emu_setp_fused_v3
 
 #endif
