@@ -1,6 +1,7 @@
 /* emu_cmp.c -- comparison and selection: setp, set, selp, slct over integer, f32, f64,
  * f16, bf16 and packed f16x2/bf16x2 operands, with .ftz and predicate combining. */
 #include <stdint.h>
+#include <string.h>
 
 #include "emu/emu.h"
 #include "emu/emu_exec.h"
@@ -176,32 +177,30 @@ STAMP_SET_X2(f16x2, f16, f16hi) STAMP_SET_X2(f16x2ftz, f16ftz, f16hiftz) STAMP_S
  * right after it in the same block fuses with it (emu_setp_fuse_bra): the
  * handler then also branches, and skips the bra, which stays in place for
  * anything that jumps to it. */
-#define FAST_CMP_LOOP(RT, FILE, VT, CT, COND, OUT) \
+/* One comparison of 8 (32-bit) or 4 (64-bit) lanes at a time as GCC vectors;
+ * COND yields all-ones or zero per lane (bitwise operators combine them). */
+#define FAST_LOOP(VT, STEP, BITS, RT, FILE, COND) \
     const RT *ra = w->FILE[in->a], *rb = w->FILE[in->b]; \
-    CT c_[EMU_WARP_SIZE]; \
-    EMU_EACH(l) { VT a = (VT)ra[l], b = (VT)rb[l]; c_[l] = (COND) ? (CT)-1 : 0; } \
-    OUT = sizeof(CT) == 4 ? emu_mask_of32((const int32_t *)c_) : emu_mask_of64((const int64_t *)c_);
-#define FAST_F32(COND) \
-    const uint32_t *ra = w->r32[in->a], *rb = w->r32[in->b]; \
-    int32_t c_[EMU_WARP_SIZE]; \
-    EMU_EACH(l) { float a = emu_f32(ra[l]), b = emu_f32(rb[l]); c_[l] = (COND) ? -1 : 0; } \
-    t = emu_mask_of32(c_);
-#define FAST_F64(COND) \
-    const uint64_t *ra = w->r64[in->a], *rb = w->r64[in->b]; \
-    int64_t c_[EMU_WARP_SIZE]; \
-    EMU_EACH(l) { double a = emu_f64(ra[l]), b = emu_f64(rb[l]); c_[l] = (COND) ? -1 : 0; } \
-    t = emu_mask_of64(c_);
-#define FAST_U32(COND) FAST_CMP_LOOP(uint32_t, r32, uint32_t, int32_t, COND, t)
-#define FAST_S32(COND) FAST_CMP_LOOP(uint32_t, r32, int32_t, int32_t, COND, t)
-#define FAST_U64(COND) FAST_CMP_LOOP(uint64_t, r64, uint64_t, int64_t, COND, t)
-#define FAST_S64(COND) FAST_CMP_LOOP(uint64_t, r64, int64_t, int64_t, COND, t)
+    t = 0; \
+    _Pragma("GCC unroll 8") for (unsigned k = 0; k < EMU_WARP_SIZE; k += STEP) { \
+        VT a, b; \
+        memcpy(&a, ra + k, sizeof a); \
+        memcpy(&b, rb + k, sizeof b); \
+        t |= BITS(COND) << k; \
+    }
+#define FAST_U32(COND) FAST_LOOP(emu_v8u, 8, emu_bits8, uint32_t, r32, (emu_v8i)(COND))
+#define FAST_S32(COND) FAST_LOOP(emu_v8i, 8, emu_bits8, uint32_t, r32, (emu_v8i)(COND))
+#define FAST_F32(COND) FAST_LOOP(emu_v8f, 8, emu_bits8, uint32_t, r32, (emu_v8i)(COND))
+#define FAST_U64(COND) FAST_LOOP(emu_v4ul, 4, emu_bits4, uint64_t, r64, (emu_v4l)(COND))
+#define FAST_S64(COND) FAST_LOOP(emu_v4l, 4, emu_bits4, uint64_t, r64, (emu_v4l)(COND))
+#define FAST_F64(COND) FAST_LOOP(emu_v4d, 4, emu_bits4, uint64_t, r64, (emu_v4l)(COND))
 
 /* The branch half of a fused setp + @p bra (in->nv: the bra was @!p). */
 static inline int fused_branch(struct emu_warp *w, const struct emu_inst *in, emu_mask m, emu_mask p)
 {
     emu_mask taken = m & (in->nv ? ~p : p);
     w->n_inst++;                                  /* the bra, as the dispatch loop would count it */
-    w->n_thread_inst += (uint64_t)__builtin_popcount(taken);
+    w->n_thread_inst += emu_popc(taken);
     w->pc++;                                      /* past the bra */
     if (!taken) return EMU_CONTINUE;
     if (taken == w->active) { w->pc = in->target; return EMU_CONTINUE; }
@@ -231,12 +230,12 @@ static inline int fused_branch(struct emu_warp *w, const struct emu_inst *in, em
 /* Float ne is ordered (false when either side is NaN); the ...u forms are the
  * negations of the ordered opposites. */
 #define STAMP_FAST_FLT(kind, LOOP) \
-    STAMP_FAST(kind, eq, LOOP, a == b) STAMP_FAST(kind, ne, LOOP, a < b || a > b) STAMP_FAST(kind, lt, LOOP, a < b) \
+    STAMP_FAST(kind, eq, LOOP, a == b) STAMP_FAST(kind, ne, LOOP, (a < b) | (a > b)) STAMP_FAST(kind, lt, LOOP, a < b) \
     STAMP_FAST(kind, le, LOOP, a <= b) STAMP_FAST(kind, gt, LOOP, a > b) STAMP_FAST(kind, ge, LOOP, a >= b) \
-    STAMP_FAST(kind, equ, LOOP, !(a < b || a > b)) STAMP_FAST(kind, neu, LOOP, !(a == b)) \
-    STAMP_FAST(kind, ltu, LOOP, !(a >= b)) STAMP_FAST(kind, leu, LOOP, !(a > b)) \
-    STAMP_FAST(kind, gtu, LOOP, !(a <= b)) STAMP_FAST(kind, geu, LOOP, !(a < b)) \
-    STAMP_FAST(kind, num, LOOP, a == a && b == b) STAMP_FAST(kind, nan, LOOP, a != a || b != b)
+    STAMP_FAST(kind, equ, LOOP, ~((a < b) | (a > b))) STAMP_FAST(kind, neu, LOOP, ~(a == b)) \
+    STAMP_FAST(kind, ltu, LOOP, ~(a >= b)) STAMP_FAST(kind, leu, LOOP, ~(a > b)) \
+    STAMP_FAST(kind, gtu, LOOP, ~(a <= b)) STAMP_FAST(kind, geu, LOOP, ~(a < b)) \
+    STAMP_FAST(kind, num, LOOP, (a == a) & (b == b)) STAMP_FAST(kind, nan, LOOP, (a != a) | (b != b))
 STAMP_FAST_INT(u32, FAST_U32) STAMP_FAST_INT(s32, FAST_S32) STAMP_FAST_INT(u64, FAST_U64) STAMP_FAST_INT(s64, FAST_S64)
 STAMP_FAST_FLT(f32, FAST_F32) STAMP_FAST_FLT(f64, FAST_F64)
 

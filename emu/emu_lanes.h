@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "emu/emu.h"
 
@@ -77,6 +78,55 @@ static inline emu_mask emu_mask_of64(const int64_t c[EMU_WARP_SIZE])
     emu_mask t = 0;
     for (unsigned l = 0; l < EMU_WARP_SIZE; l++) t |= (emu_mask)(c[l] < 0) << l;
     return t;
+#endif
+}
+
+/* Eight 32-bit or four 64-bit lanes as GCC vectors, for comparisons whose
+ * lane results (all-ones or zero) become mask bits through emu_bits8/emu_bits4. */
+typedef int32_t emu_v8i __attribute__((vector_size(32)));
+typedef uint32_t emu_v8u __attribute__((vector_size(32)));
+typedef float emu_v8f __attribute__((vector_size(32)));
+typedef int64_t emu_v4l __attribute__((vector_size(32)));
+typedef uint64_t emu_v4ul __attribute__((vector_size(32)));
+typedef double emu_v4d __attribute__((vector_size(32)));
+static inline emu_mask emu_bits8(emu_v8i c)
+{
+#if defined(__AVX2__)
+    return (emu_mask)_mm256_movemask_ps(_mm256_castsi256_ps((__m256i)c));
+#elif defined(__SSE2__)
+    __m128i h[2];
+    memcpy(h, &c, sizeof h);
+    return (emu_mask)_mm_movemask_ps(_mm_castsi128_ps(h[0])) | (emu_mask)_mm_movemask_ps(_mm_castsi128_ps(h[1])) << 4;
+#else
+    emu_mask t = 0;
+    for (unsigned l = 0; l < 8; l++) t |= (emu_mask)(c[l] < 0) << l;
+    return t;
+#endif
+}
+static inline emu_mask emu_bits4(emu_v4l c)
+{
+#if defined(__AVX2__)
+    return (emu_mask)_mm256_movemask_pd(_mm256_castsi256_pd((__m256i)c));
+#elif defined(__SSE2__)
+    __m128i h[2];
+    memcpy(h, &c, sizeof h);
+    return (emu_mask)_mm_movemask_pd(_mm_castsi128_pd(h[0])) | (emu_mask)_mm_movemask_pd(_mm_castsi128_pd(h[1])) << 2;
+#else
+    emu_mask t = 0;
+    for (unsigned l = 0; l < 4; l++) t |= (emu_mask)(c[l] < 0) << l;
+    return t;
+#endif
+}
+/* Lanes in a mask without a library call where the copy has no popcnt. */
+static inline uint32_t emu_popc(emu_mask x)
+{
+#if defined(__POPCNT__)
+    return (uint32_t)__builtin_popcount(x);
+#else
+    x -= (x >> 1) & 0x55555555u;
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    x = (x + (x >> 4)) & 0x0F0F0F0Fu;
+    return (x * 0x01010101u) >> 24;
 #endif
 }
 
