@@ -9,6 +9,7 @@
 
 #include "emu/emu_check.h"
 #include "emu/emu_exec.h"
+#include "emu/emu_lanes.h"
 #include "include/loom/loom.h"
 
 /* ---- Branches ----------------------------------------------------------------- */
@@ -354,6 +355,23 @@ static int h_bar(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
     return EMU_STOP_BARRIER;
 }
 
+/* bar.sync / barrier.sync with an immediate id and no thread count, the
+ * form __syncthreads() gives: the arrival without the general case's checks
+ * (the id was checked at decode; a count mismatch goes to h_bar to report). */
+static int h_bar_sync_imm(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
+{
+    uint32_t id = (uint32_t)in->imm;
+    struct emu_barrier *b = &w->cta->bars[id];
+    if (b->arrived && b->expected_count) return h_bar(w, in, m);
+    b->arrived += emu_popc(w->valid & ~w->exited);
+    w->wait.kind = EMU_WAIT_BARRIER;
+    w->wait.barrier = id;
+    w->wait.count = 0;
+    w->wait.pc = in->src;
+    w->wait.red_op = 0;
+    return EMU_STOP_BARRIER;
+}
+
 /* bar.warp.sync: lanes of the mask must be converged here; in lockstep they are. */
 static int h_warpsync(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
 {
@@ -484,6 +502,10 @@ static enum emu_sel sel_bar(struct emu_decoder *dc, const struct ptx_instr *pi, 
     out->sub = arrive ? BAR_ARRIVE : BAR_SYNC;
     out->a = emu_dec_src(dc, &pi->ops[0], PTX_T_U32);
     if (pi->nops == 2) out->b = emu_dec_src(dc, &pi->ops[1], PTX_T_U32);
+    if (!arrive && pi->nops == 1 && pi->ops[0].kind == PTX_OPND_IMM_INT && pi->ops[0].ival >= 0 && pi->ops[0].ival < 16) {
+        out->fn = h_bar_sync_imm;
+        out->imm = pi->ops[0].ival;
+    }
     return EMU_SEL_OK;
 }
 
