@@ -183,6 +183,7 @@ struct emu_cta {
     uint8_t *shared;                     /* static + dynamic shared memory */
     uint64_t shared_size;
     struct emu_barrier bars[16];
+    uint32_t bars_pending;               /* bit id: barrier id has arrivals (arrive sets, release clears) */
     uint32_t smid;
     struct emu_fault *fault;             /* non-NULL once a fault stopped the CTA */
     struct emu_fault fault_store;

@@ -364,6 +364,7 @@ static int h_bar_sync_imm(struct emu_warp *w, const struct emu_inst *in, emu_mas
     struct emu_barrier *b = &w->cta->bars[id];
     if (b->arrived && b->expected_count) return h_bar(w, in, m);
     b->arrived += emu_popc(w->valid & ~w->exited);
+    w->cta->bars_pending |= 1u << id;
     w->wait.kind = EMU_WAIT_BARRIER;
     w->wait.barrier = id;
     w->wait.count = 0;

@@ -395,6 +395,7 @@ void emu_cta_begin(struct emu_cta *cta, const uint32_t ctaid[3], uint32_t smid)
     cta->nexited_warps = 0;
     cta->live_stale = true;
     memset(cta->bars, 0, sizeof cta->bars);
+    cta->bars_pending = 0;
     if (L->zero_shared && cta->shared_size) memset(cta->shared, 0, cta->shared_size);
     for (uint32_t i = 0; i < cta->nwarps; i++) {
         struct emu_warp *w = &cta->warps[i];
@@ -439,6 +440,7 @@ int emu_barrier_arrive(struct emu_warp *w, const struct emu_inst *in, uint32_t i
                          "barrier %u used with thread counts %u and %u at once", id, b->expected_count, expected);
     b->expected_count = expected;
     b->arrived += popc32(w->valid & ~w->exited);
+    cta->bars_pending |= 1u << id;
     return EMU_CONTINUE;
 }
 
@@ -466,6 +468,7 @@ static bool barrier_try_release(struct emu_cta *cta, uint32_t id)
         w->wait.kind = EMU_WAIT_NONE;
     }
     b->arrived = 0;
+    cta->bars_pending &= ~(1u << id);
     b->red_popc = 0; b->red_and_fail = 0; b->red_or_any = 0;
     if (cta->race) emu_check_barrier(cta);
     return true;
@@ -474,8 +477,8 @@ static bool barrier_try_release(struct emu_cta *cta, uint32_t id)
 
 static void barriers_try_release(struct emu_cta *cta)
 {
-    for (uint32_t id = 0; id < 16; id++)
-        if (cta->bars[id].arrived) barrier_try_release(cta, id);
+    for (uint32_t p = cta->bars_pending; p; p &= p - 1)
+        barrier_try_release(cta, (uint32_t)__builtin_ctz(p));
 }
 
 /* Reports a barrier that can never complete: every live warp waits. */
