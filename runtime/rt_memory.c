@@ -139,10 +139,24 @@ cudaError_t cudaMalloc(void **devPtr, size_t size)
     return rt_return(e, "cudaMalloc(%zu) -> %p", size, as_ptr(a));
 }
 
-/* cudaFree waits for the device, as CUDA's does. */
+/* Whether p is the start of pinned memory from cudaMallocHost or cudaHostAlloc (Loom keeps
+ * it in the device address space as managed memory, so loom_free would take it). */
+static bool is_pinned_alloc(const void *p)
+{
+    pthread_mutex_lock(&mem_lock);
+    struct host_block *b = host_find(p, false);
+    bool pinned = b && !b->registered;
+    pthread_mutex_unlock(&mem_lock);
+    return pinned;
+}
+
+/* cudaFree waits for the device, as CUDA's does. Pinned host memory is not its to free
+ * (cudaErrorInvalidValue, as on an H100; the block stays allocated). */
 cudaError_t cudaFree(void *devPtr)
 {
     cudaError_t e = rt_enter();
+    if (e == cudaSuccess && devPtr && is_pinned_alloc(devPtr))
+        e = cudaErrorInvalidValue;
     if (e == cudaSuccess && devPtr) {
         e = rt_check(loom_synchronize(rt.dev));
         if (e == cudaSuccess)
@@ -419,7 +433,8 @@ static cudaError_t free_async(void *devPtr, cudaStream_t stream, bool per_thread
         bool managed;
         uint64_t base;
         size_t size;
-        if (loom_pointer_info(rt.dev, as_addr(devPtr), &base, &size, &managed) != LOOM_OK || base != as_addr(devPtr))
+        if (loom_pointer_info(rt.dev, as_addr(devPtr), &base, &size, &managed) != LOOM_OK ||
+            base != as_addr(devPtr) || is_pinned_alloc(devPtr))
             e = cudaErrorInvalidValue;
         else
             e = rt_memory_free_deferred(devPtr, ls);
