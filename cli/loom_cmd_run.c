@@ -577,6 +577,14 @@ static int parse_options(int argc, char **argv, struct run_opts *o)
 
 /* ---- Running ------------------------------------------------------------------------------ */
 
+/* The kernel's name in messages: demangled, as compute-sanitizer prints it ("kernel(int*)").
+ * The list of kernels for --kernel keeps the PTX names, which are what --kernel takes. */
+static const char *kernel_display_name(const struct loom_kernel *k)
+{
+    static char buf[1024];
+    return loom_demangle(loom_kernel_name(k), buf, sizeof buf);
+}
+
 /* Picks the kernel: the one named by --kernel, or the module's only entry. */
 static struct loom_kernel *pick_kernel(struct loom_module *mod, const struct run_opts *o)
 {
@@ -626,13 +634,13 @@ static bool check_launch(const struct run_opts *o, struct loom_kernel *k, const 
     uint64_t threads = (uint64_t)o->block[0] * o->block[1] * o->block[2];
     if (threads > at.max_threads_per_block) {
         run_error("--block %u,%u,%u is %" PRIu64 " threads; kernel '%s' allows at most %u per block", o->block[0],
-                  o->block[1], o->block[2], threads, loom_kernel_name(k), at.max_threads_per_block);
+                  o->block[1], o->block[2], threads, kernel_display_name(k), at.max_threads_per_block);
         return false;
     }
     /* cuLaunchKernel's limit without the opt-in attribute, which gpurun does not set. */
     if (o->shared > at.max_dynamic_shared) {
         run_error("--shared %" PRIu64 " is more than the %zu bytes of dynamic shared memory kernel '%s' may use",
-                  o->shared, at.max_dynamic_shared, loom_kernel_name(k));
+                  o->shared, at.max_dynamic_shared, kernel_display_name(k));
         return false;
     }
     if (o->shared + at.shared_bytes > props->shared_per_block_optin) {
@@ -809,9 +817,9 @@ static int run(struct run_opts *o)
         char list[2048];
         param_list(k, list, sizeof list);
         if (np == 0)
-            run_error("kernel '%s' takes no arguments, %u given", loom_kernel_name(k), o->nargs);
+            run_error("kernel '%s' takes no arguments, %u given", kernel_display_name(k), o->nargs);
         else
-            run_error("kernel '%s' takes %u argument%s, %u given: %s", loom_kernel_name(k), np, np == 1 ? "" : "s",
+            run_error("kernel '%s' takes %u argument%s, %u given: %s", kernel_display_name(k), np, np == 1 ? "" : "s",
                       o->nargs, list);
         goto out;
     }
@@ -840,7 +848,7 @@ static int run(struct run_opts *o)
         loom_kernel_attrs(k, &at);
         fprintf(stderr, "loom run: kernel '%s' of %s on %s: grid (%u,%u,%u), block (%u,%u,%u), %" PRIu64
                 " bytes of dynamic and %zu of static shared memory, %u registers, %u argument%s\n",
-                loom_kernel_name(k), o->file, props.name, o->grid[0], o->grid[1], o->grid[2], o->block[0], o->block[1],
+                kernel_display_name(k), o->file, props.name, o->grid[0], o->grid[1], o->grid[2], o->block[0], o->block[1],
                 o->block[2], o->shared, at.shared_bytes, at.num_regs, np, np == 1 ? "" : "s");
         for (unsigned i = 0; i < np; i++) {
             struct loom_param_info p;
@@ -868,7 +876,7 @@ static int run(struct run_opts *o)
         goto out;
     }
     if (o->verbose)
-        fprintf(stderr, "loom run: kernel '%s' completed in %.6f s\n", loom_kernel_name(k), secs);
+        fprintf(stderr, "loom run: kernel '%s' completed in %.6f s\n", kernel_display_name(k), secs);
     rc = 0;
     for (unsigned i = 0; i < np; i++)
         if (o->args[i].out_path && !write_output(&o->args[i]))

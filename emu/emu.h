@@ -168,7 +168,7 @@ struct emu_fault {
     uint32_t tid[3];
     uint64_t addr;
     uint32_t size;
-    char msg[512];                       /* the whole report, ready to print */
+    char msg[2048];                      /* the whole report, ready to print (demangled names are long) */
 };
 
 struct emu_launch;

@@ -11,6 +11,7 @@
 #include "emu/emu_exec.h"
 #include "emu/emu_lanes.h"
 #include "include/loom/loom.h"
+#include "ptx/ptx_demangle.h"
 
 /* ---- Branches ----------------------------------------------------------------- */
 
@@ -145,16 +146,22 @@ static int h_call(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
             return emu_fault(w, in, first, LOOM_ERR_LAUNCH_FAILED, v, 0,
                              "indirect call through 0x%llx, which is not a function", (unsigned long long)v);
         callee = &prog->funcs[v & 0xFFFFFFFFull];
-        if (callee->ir->is_decl)
+        if (callee->ir->is_decl) {
+            char name[512];
+            ptx_demangle(callee->ir->name, name, sizeof name);
             return emu_fault(w, in, first, LOOM_ERR_LAUNCH_FAILED, v, 0, "indirect call to '%s', which has no body",
-                             callee->ir->name);
+                             name);
+        }
     }
     const struct emu_func *caller = w->nframes ? w->frames[w->nframes - 1].callee : w->cta->launch->entry;
     uint32_t new_sp = w->local_sp + caller->frame_bytes;
-    if ((uint64_t)new_sp + callee->frame_bytes > w->local_stride)
+    if ((uint64_t)new_sp + callee->frame_bytes > w->local_stride) {
+        char name[512];
+        ptx_demangle(callee->ir->name, name, sizeof name);
         return emu_fault(w, in, (unsigned)__builtin_ctz(m), LOOM_ERR_LAUNCH_FAILED, 0, 0,
                          "stack overflow calling '%s' (%u frames deep, %llu bytes of local memory per thread)",
-                         callee->ir->name, w->nframes + 1, (unsigned long long)w->local_stride);
+                         name, w->nframes + 1, (unsigned long long)w->local_stride);
+    }
     uint32_t nargs = ci->nargs < callee->nparams ? ci->nargs : callee->nparams;
     EMU_LANES(l) {
         if (!EMU_ON(m, l)) continue;

@@ -10,6 +10,7 @@
 #include "emu/emu_check.h"
 #include "emu/emu_exec.h"
 #include "include/loom/loom.h"
+#include "ptx/ptx_demangle.h"
 
 /* ---- Faults ---------------------------------------------------------------- */
 
@@ -51,9 +52,11 @@ int emu_fault(struct emu_warp *w, const struct emu_inst *in, unsigned lane, int 
     for (int k = 0; k < 3; k++) f->tid[k] = w->tid[k][lane];
     f->addr = addr;
     f->size = size;
+    char kernel[1024];
+    ptx_demangle(L->entry->ir->name, kernel, sizeof kernel);
     snprintf(f->msg, sizeof f->msg,
              "%s\n  in kernel '%s' at %s%s\n  block (%u,%u,%u), thread (%u,%u,%u)",
-             what, L->entry->ir->name, where, cu, cta->ctaid[0], cta->ctaid[1], cta->ctaid[2],
+             what, kernel, where, cu, cta->ctaid[0], cta->ctaid[1], cta->ctaid[2],
              f->tid[0], f->tid[1], f->tid[2]);
     cta->fault = f;
     return EMU_STOP_FAULT;

@@ -7,6 +7,7 @@
 
 #include "emu/emu_report.h"
 #include "include/loom/loom.h"
+#include "ptx/ptx_demangle.h"
 
 static const char *wait_name(enum emu_wait_kind k)
 {
@@ -87,8 +88,10 @@ void emu_cta_report_hang(struct emu_cta *cta, int status, double seconds)
     f->status = status;
     const struct emu_launch *L = cta->launch;
     const char *what = status == LOOM_ERR_TIMEOUT ? "ran longer than" : "was interrupted after";
+    char kernel[1024];
+    ptx_demangle(L->entry->ir->name, kernel, sizeof kernel);
     int head = snprintf(f->msg, sizeof f->msg, "kernel '%s' %s %.3g s; unfinished warps of block (%u,%u,%u), lines of %s:",
-                        L->entry->ir->name, what, seconds, cta->ctaid[0], cta->ctaid[1], cta->ctaid[2],
+                        kernel, what, seconds, cta->ctaid[0], cta->ctaid[1], cta->ctaid[2],
                         L->prog->ir->path ? L->prog->ir->path : "<ptx>");
     if (head > 0 && (size_t)head < sizeof f->msg)
         emu_cta_describe(cta, f->msg + head, sizeof f->msg - (size_t)head);

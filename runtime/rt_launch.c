@@ -197,6 +197,9 @@ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *f
     struct CUkern_st *f = NULL;
     struct loom_kernel *k = NULL;
     cudaError_t e = attr ? kernel_of(func, &f, &k) : cudaErrorInvalidValue;
+    /* CUDA 13 on an H100 answers a function that is no kernel as it answers a bad handle */
+    if (e == cudaErrorInvalidDeviceFunction && !f)
+        e = cudaErrorInvalidResourceHandle;
     if (e == cudaSuccess) {
         struct loom_kernel_attrs a;
         loom_kernel_attrs(k, &a);

@@ -1,8 +1,11 @@
 /* rt_memory.c -- device, managed, pinned and stream-ordered memory; copies and sets
  * (1D, 2D, peer, to and from symbols); pointer attributes. Device addresses are host addresses. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "runtime/rt_internal.h"
 
@@ -45,6 +48,86 @@ static bool valid_kind(enum cudaMemcpyKind kind)
     return (unsigned)kind <= cudaMemcpyDefault;
 }
 
+/* Whether p is memory the device reaches: inside a live allocation of the device address
+ * space (cudaMalloc, managed, cudaMallocHost, a module variable) or a registered host block. */
+static bool is_device(const void *p)
+{
+    if (!p)
+        return false;
+    if (loom_pointer_info(rt.dev, as_addr(p), NULL, NULL, NULL) == LOOM_OK)
+        return true;
+    pthread_mutex_lock(&mem_lock);
+    struct host_block *b = host_find(p, true);
+    bool registered = b && b->registered;
+    pthread_mutex_unlock(&mem_lock);
+    return registered;
+}
+
+/* The device side of a copy or set, checked as CUDA checks it before touching anything:
+ * [p, p + n) lies inside the one live allocation (or registered host block) that contains
+ * p. A pointer in no allocation, into freed memory, or a range running past the end fails. */
+static bool device_range(const void *p, size_t n)
+{
+    uint64_t base;
+    size_t size;
+    if (!p)
+        return false;
+    if (loom_pointer_info(rt.dev, as_addr(p), &base, &size, NULL) == LOOM_OK)
+        return n <= size - (as_addr(p) - base);
+    pthread_mutex_lock(&mem_lock);
+    struct host_block *b = host_find(p, true);
+    bool ok = b && b->registered && n <= b->size - (size_t)((const char *)p - (const char *)b->ptr);
+    pthread_mutex_unlock(&mem_lock);
+    return ok;
+}
+
+/* The host side of a copy: [p, p + n) must be mapped. CUDA copies pageable memory with
+ * the CPU and dies of SIGSEGV on a wild pointer; Loom returns an error instead (msync
+ * with MS_ASYNC only looks the range up: ENOMEM when part of it is not mapped). Memory
+ * that is mapped but not writable is not detected. */
+static bool host_range(const void *p, size_t n)
+{
+    uintptr_t a = (uintptr_t)p;
+    if (!p || n - 1 > UINTPTR_MAX - a)
+        return false;
+    long page = sysconf(_SC_PAGESIZE);
+    uintptr_t lo = a & ~(uintptr_t)(page > 0 ? page - 1 : 4095);
+    return msync((void *)lo, a + n - lo, MS_ASYNC) == 0 || errno != ENOMEM;
+}
+
+/* The pointers of a copy (dst_n and src_n > 0 bytes on each side), per kind: the device
+ * side of H2D, D2H and D2D against the allocation that contains it, the host side mapped;
+ * cudaMemcpyDefault classifies each pointer by where it lies. Any failure is
+ * cudaErrorInvalidValue, as on an H100, and not sticky. */
+static cudaError_t copy_check(void *dst, size_t dst_n, const void *src, size_t src_n, enum cudaMemcpyKind kind)
+{
+    if (!dst || !src)
+        return cudaErrorInvalidValue;
+    bool dst_dev = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
+    bool src_dev = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
+    if (kind == cudaMemcpyDefault) {
+        dst_dev = is_device(dst);
+        src_dev = is_device(src);
+    }
+    if (!(dst_dev ? device_range(dst, dst_n) : host_range(dst, dst_n)) ||
+        !(src_dev ? device_range(src, src_n) : host_range(src, src_n)))
+        return cudaErrorInvalidValue;
+    return cudaSuccess;
+}
+
+/* The extent of a 2D access: (height - 1) full pitches and one width; false on overflow. */
+static bool span_2d(size_t pitch, size_t width, size_t height, size_t *out)
+{
+    if (height == 0 || width == 0) {
+        *out = 0;
+        return true;
+    }
+    if (height - 1 > 0 && pitch > (SIZE_MAX - width) / (height - 1))
+        return false;
+    *out = pitch * (height - 1) + width;
+    return true;
+}
+
 cudaError_t cudaMalloc(void **devPtr, size_t size)
 {
     cudaError_t e = devPtr ? rt_enter() : cudaErrorInvalidValue;
@@ -56,10 +139,24 @@ cudaError_t cudaMalloc(void **devPtr, size_t size)
     return rt_return(e, "cudaMalloc(%zu) -> %p", size, as_ptr(a));
 }
 
-/* cudaFree waits for the device, as CUDA's does. */
+/* Whether p is the start of pinned memory from cudaMallocHost or cudaHostAlloc (Loom keeps
+ * it in the device address space as managed memory, so loom_free would take it). */
+static bool is_pinned_alloc(const void *p)
+{
+    pthread_mutex_lock(&mem_lock);
+    struct host_block *b = host_find(p, false);
+    bool pinned = b && !b->registered;
+    pthread_mutex_unlock(&mem_lock);
+    return pinned;
+}
+
+/* cudaFree waits for the device, as CUDA's does. Pinned host memory is not its to free
+ * (cudaErrorInvalidValue, as on an H100; the block stays allocated). */
 cudaError_t cudaFree(void *devPtr)
 {
     cudaError_t e = rt_enter();
+    if (e == cudaSuccess && devPtr && is_pinned_alloc(devPtr))
+        e = cudaErrorInvalidValue;
     if (e == cudaSuccess && devPtr) {
         e = rt_check(loom_synchronize(rt.dev));
         if (e == cudaSuccess)
@@ -336,7 +433,8 @@ static cudaError_t free_async(void *devPtr, cudaStream_t stream, bool per_thread
         bool managed;
         uint64_t base;
         size_t size;
-        if (loom_pointer_info(rt.dev, as_addr(devPtr), &base, &size, &managed) != LOOM_OK || base != as_addr(devPtr))
+        if (loom_pointer_info(rt.dev, as_addr(devPtr), &base, &size, &managed) != LOOM_OK ||
+            base != as_addr(devPtr) || is_pinned_alloc(devPtr))
             e = cudaErrorInvalidValue;
         else
             e = rt_memory_free_deferred(devPtr, ls);
@@ -465,8 +563,8 @@ static cudaError_t copy(void *dst, const void *src, size_t n, enum cudaMemcpyKin
         e = rt_stream_resolve(stream, per_thread, &ls);
     if (e != cudaSuccess || n == 0)
         return e;
-    if (!dst || !src)
-        return cudaErrorInvalidValue;
+    if ((e = copy_check(dst, n, src, n, kind)) != cudaSuccess)
+        return e;
     if (!async && !ls)
         return rt_check(loom_memcpy(rt.dev, dst, src, n));
     e = rt_check(loom_memcpy_async(rt.dev, dst, src, n, ls));
@@ -515,7 +613,8 @@ cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int s
     return rt_return(e, "cudaMemcpyPeerAsync(%p, %d, %p, %d, %zu)", dst, dstDevice, src, srcDevice, count);
 }
 
-/* A 2D copy is one copy per row (one copy when both pitches equal the width). */
+/* A 2D copy is one copy per row (one copy when both pitches equal the width). Both sides'
+ * whole extents are checked first, so that a bad one enqueues no row. */
 static cudaError_t copy_2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
                            enum cudaMemcpyKind kind, cudaStream_t stream, bool per_thread, bool async)
 {
@@ -523,9 +622,16 @@ static cudaError_t copy_2d(void *dst, size_t dpitch, const void *src, size_t spi
         return cudaErrorInvalidPitchValue;
     if (width == 0 || height == 0)
         return copy(dst, src, 0, kind, stream, per_thread, async);
+    size_t dspan, sspan;
+    if (!span_2d(dpitch, width, height, &dspan) || !span_2d(spitch, width, height, &sspan))
+        return cudaErrorInvalidValue;
     if (dpitch == width && spitch == width)
-        return copy(dst, src, width * height, kind, stream, per_thread, async);
-    cudaError_t e = cudaSuccess;
+        return copy(dst, src, dspan, kind, stream, per_thread, async);
+    cudaError_t e = rt_enter();
+    if (e == cudaSuccess && !valid_kind(kind))
+        e = cudaErrorInvalidMemcpyDirection;
+    if (e == cudaSuccess)
+        e = copy_check(dst, dspan, src, sspan, kind);
     for (size_t r = 0; r < height && e == cudaSuccess; r++)
         e = copy((char *)dst + r * dpitch, (const char *)src + r * spitch, width, kind, stream, per_thread, true);
     if (e == cudaSuccess && !async) {
@@ -573,7 +679,7 @@ static cudaError_t set(void *p, int value, size_t n, cudaStream_t stream, bool p
         e = rt_stream_resolve(stream, per_thread, &ls);
     if (e != cudaSuccess || n == 0)
         return e;
-    if (!p)
+    if (!device_range(p, n))
         return cudaErrorInvalidValue;
     if (!async && !ls)
         return rt_check(loom_memset(rt.dev, as_addr(p), value, n));
@@ -605,14 +711,20 @@ cudaError_t cudaMemsetAsync_ptsz(void *devPtr, int value, size_t count, cudaStre
                      value, count, (void *)stream);
 }
 
+/* A 2D set is one set per row; the whole extent is checked first. */
 static cudaError_t set_2d(void *p, size_t pitch, int value, size_t width, size_t height, cudaStream_t stream,
                           bool per_thread, bool async)
 {
+    size_t span;
     if (width > pitch)
         return cudaErrorInvalidValue;
-    if (pitch == width)
-        return set(p, value, width * height, stream, per_thread, async);
-    cudaError_t e = cudaSuccess;
+    if (!span_2d(pitch, width, height, &span))
+        return cudaErrorInvalidValue;
+    if (pitch == width || span == 0)
+        return set(p, value, span, stream, per_thread, async);
+    cudaError_t e = rt_enter();
+    if (e == cudaSuccess && !device_range(p, span))
+        e = cudaErrorInvalidValue;
     for (size_t r = 0; r < height && e == cudaSuccess; r++)
         e = set((char *)p + r * pitch, value, width, stream, per_thread, true);
     if (e == cudaSuccess && !async) {

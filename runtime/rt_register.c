@@ -361,7 +361,12 @@ cudaError_t rt_function_kernel(struct CUkern_st *f, struct loom_kernel **out_k)
     if (!f->kernel) {
         e = rt_fatbin_load(f->fb);
         if (e == cudaSuccess && loom_module_get_kernel(f->fb->module, f->device_name, &f->kernel) != LOOM_OK) {
-            fprintf(stderr, "loom: kernel %s is not in the program's PTX\n", f->device_name);
+            char name[1024];
+            loom_demangle(f->device_name, name, sizeof name);
+            if (strcmp(name, f->device_name))     /* the PTX name too: it is what the PTX would have */
+                fprintf(stderr, "loom: kernel %s (%s) is not in the program's PTX\n", name, f->device_name);
+            else
+                fprintf(stderr, "loom: kernel %s is not in the program's PTX\n", name);
             f->kernel = NULL;
             e = cudaErrorInvalidDeviceFunction;
         }

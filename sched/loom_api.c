@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "emu/emu_check.h"
+#include "ptx/ptx_demangle.h"
 #include "sched/sched.h"
 
 /* ---- Status table --------------------------------------------------------------- */
@@ -498,6 +499,11 @@ enum loom_status loom_module_get_global(struct loom_module *mod, const char *nam
 }
 
 const char *loom_kernel_name(const struct loom_kernel *k) { return k->ir->name; }
+const char *loom_demangle(const char *name, char *buf, size_t size)
+{
+    ptx_demangle(name, buf, size);
+    return buf;
+}
 unsigned loom_kernel_param_count(const struct loom_kernel *k) { return k->nparams; }
 void loom_kernel_param(const struct loom_kernel *k, unsigned i, struct loom_param_info *out_info)
 {

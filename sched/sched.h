@@ -146,7 +146,7 @@ struct loom_device {
     pthread_mutex_t lock;
     struct loom_module *modules;
     _Atomic enum loom_status sticky;   /* set by a worker; sticky_msg is written before it */
-    char sticky_msg[1024];
+    char sticky_msg[2048];
     uint32_t next_gridid;
     struct sched_stats_entry *stats;
     uint64_t stack_bytes, fifo_bytes, heap_bytes;

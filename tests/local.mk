@@ -13,8 +13,8 @@ TESTS += tests/unit/check_loom
 EXTRA_DIST += tests/run-specs.py tests/record-gpu.sh tests/tsan.supp
 # emu/emu_host.c: printf FIFO and device heap
 tests_unit_check_loom_SOURCES += tests/unit/check_emu_host.c
-# ptx/: front-end unit tests and golden diagnostics of malformed PTX
-tests_unit_check_loom_SOURCES += tests/unit/check_ptx.c
+# ptx/: front-end unit tests (the demangler too) and golden diagnostics of malformed PTX
+tests_unit_check_loom_SOURCES += tests/unit/check_ptx.c tests/unit/check_ptx_demangle.c
 TESTS += tests/ptx/run-bad.sh
 EXTRA_DIST += tests/ptx/run-bad.sh tests/ptx/bad tests/ptx/good
 # cli/loom_cmd_run.c: argument errors (golden messages) and valid runs

@@ -166,6 +166,11 @@ struct loom_param_info {
     bool is_pointer;    /* .ptr, or a u64/b64 parameter */
 };
 const char *loom_kernel_name(const struct loom_kernel *k);
+/* The display name of a kernel name, as c++filt and compute-sanitizer print it: a mangled
+ * C++ name is demangled ("_Z6kernelPi" -> "kernel(int*)"); a name that is not mangled, or
+ * that Loom's demangler does not understand, is copied as it is. Writes at most size bytes
+ * to buf (truncating) and returns buf. */
+const char *loom_demangle(const char *name, char *buf, size_t size);
 unsigned loom_kernel_param_count(const struct loom_kernel *k);
 void loom_kernel_param(const struct loom_kernel *k, unsigned index, struct loom_param_info *out_info);
 

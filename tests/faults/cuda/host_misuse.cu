@@ -156,6 +156,37 @@ static cudaError_t func_attrs_not_a_kernel(void)
     return cudaFuncGetAttributes(&a, (const void *)not_a_kernel);
 }
 
+// Added after expected/host_misuse.h100.out was recorded (not yet run on the H100): the
+// same range checks through the other entry points, and a wild host-side pointer.
+__device__ int sym[16];
+static cudaError_t memcpy_async_h2d_past_end(void)
+{
+    int h[128] = {};
+    cudaError_t e = cudaMemcpyAsync(dev64(), h, sizeof h, cudaMemcpyHostToDevice, 0);
+    cudaStreamSynchronize(0);
+    return e;
+}
+static cudaError_t memcpy_d2d_past_end(void)
+{
+    int *big = nullptr;
+    cudaMalloc(&big, 128 * sizeof(int));
+    return cudaMemcpy(big, dev64(), 128 * sizeof(int), cudaMemcpyDeviceToDevice);
+}
+static cudaError_t memcpy_default_past_end(void) { int h[128] = {}; return cudaMemcpy(dev64(), h, sizeof h, cudaMemcpyDefault); }
+static cudaError_t memcpy_h2d_wild_src(void) { return cudaMemcpy(dev64(), WILD, 64 * sizeof(int), cudaMemcpyHostToDevice); }
+static cudaError_t memcpy2d_past_end(void)
+{
+    int h[96] = {};   // three rows of 16 ints, pitch 32 ints: the third row ends past the 64 ints
+    return cudaMemcpy2D(dev64(), 32 * sizeof(int), h, 32 * sizeof(int), 16 * sizeof(int), 3, cudaMemcpyHostToDevice);
+}
+static cudaError_t memset_async_past_end(void)
+{
+    cudaError_t e = cudaMemsetAsync(dev64(), 0, 1024, 0);
+    cudaStreamSynchronize(0);
+    return e;
+}
+static cudaError_t memcpy_to_symbol_past_end(void) { int h[16] = {}; return cudaMemcpyToSymbol(sym, h, sizeof h, sizeof(int)); }
+
 struct test_case { const char *name; cudaError_t (*fn)(void); };
 static const test_case cases[] = {
 #define CASE(f) { #f, f }
@@ -168,6 +199,8 @@ static const test_case cases[] = {
     CASE(event_query_unrecorded), CASE(launch_too_many_threads), CASE(launch_block_z_65), CASE(launch_zero_grid),
     CASE(launch_zero_block), CASE(launch_grid_y_65536), CASE(launch_shared_1mb), CASE(launch_shared_64k_no_attr),
     CASE(launch_destroyed_stream), CASE(launch_not_a_kernel), CASE(launch_null_args), CASE(func_attrs_not_a_kernel),
+    CASE(memcpy_async_h2d_past_end), CASE(memcpy_d2d_past_end), CASE(memcpy_default_past_end), CASE(memcpy_h2d_wild_src),
+    CASE(memcpy2d_past_end), CASE(memset_async_past_end), CASE(memcpy_to_symbol_past_end),
 #undef CASE
 };
 
