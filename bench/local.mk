@@ -27,3 +27,23 @@ bench-launch: bench/bench_launch loom
 	$(abs_builddir)/bench/bench_launch
 	$(srcdir)/bench/bench_exec.sh $(abs_builddir)
 bench: bench-launch
+
+# The compiler's vectorisation report for the instruction families, as built
+# for the interpreter (the x86-64-v3 copy where there is one): per file, the
+# loops gcc vectorised and those it considered and left scalar; the full
+# reports go to vec-report/FILE.txt.
+if EMU_V3
+VEC_REPORT_FLAGS = $(EMU_OPT_CFLAGS) $(EMU_V3_CFLAGS) -include $(top_srcdir)/emu/emu_variant_v3.h
+else
+VEC_REPORT_FLAGS = $(EMU_OPT_CFLAGS)
+endif
+.PHONY: vec-report
+vec-report:
+	@mkdir -p vec-report; \
+	printf '%-12s %11s %8s\n' file vectorised missed; \
+	for f in int bits float half cvt cmp mem atom warp ctrl video; do \
+	    $(COMPILE) $(VEC_REPORT_FLAGS) -c $(top_srcdir)/emu/emu_$$f.c -o /dev/null \
+	        -fopt-info-vec-all=vec-report/$$f.txt || exit 1; \
+	    printf '%-12s %11s %8s\n' emu_$$f.c "$$(grep -c 'loop vectorized' vec-report/$$f.txt)" \
+	        "$$(grep -c "couldn't vectorize loop" vec-report/$$f.txt)"; \
+	done
