@@ -156,8 +156,10 @@ static cudaError_t func_attrs_not_a_kernel(void)
     return cudaFuncGetAttributes(&a, (const void *)not_a_kernel);
 }
 
-// Added after expected/host_misuse.h100.out was recorded (not yet run on the H100): the
-// same range checks through the other entry points, and a wild host-side pointer.
+// The same range checks through the other entry points, and a wild host-side pointer
+// (recorded on the H100 with the rest: it returns cudaErrorInvalidValue for all but
+// memcpy_h2d_wild_src, where CUDA dies of SIGSEGV as with memcpy_default_wild; Loom
+// returns cudaErrorInvalidValue for both instead of crashing).
 __device__ int sym[16];
 static cudaError_t memcpy_async_h2d_past_end(void)
 {
