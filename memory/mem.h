@@ -34,6 +34,9 @@ int mem_alloc(struct mem_space *s, uint64_t size, uint32_t flags, const char *la
 int mem_register(struct mem_space *s, void *p, uint64_t size, uint32_t flags, uint64_t *out_addr);
 /* Frees a live allocation; returns -1 when addr is not the base of one. */
 int mem_free(struct mem_space *s, uint64_t addr);
+/* mem_free for the host API (cudaFree, loom_free): module variables and in-kernel
+ * heap blocks are not the caller's to free (-1, nothing happens). */
+int mem_free_user(struct mem_space *s, uint64_t addr);
 int mem_unregister(struct mem_space *s, uint64_t addr);
 /* Frees everything. */
 void mem_reset(struct mem_space *s);

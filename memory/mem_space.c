@@ -195,12 +195,12 @@ static long index_of_base(const struct mem_table *t, uint64_t base)
     return lo < t->n && t->v[lo].base == base ? (long)lo : -1;
 }
 
-static int remove_at(struct mem_space *s, uint64_t addr, bool host)
+static int remove_at(struct mem_space *s, uint64_t addr, bool host, uint32_t refuse)
 {
     pthread_mutex_lock(&s->lock);
     struct mem_table *t = atomic_load_explicit(&s->table, memory_order_relaxed);
     long i = index_of_base(t, addr);
-    if (i < 0 || ((t->v[i].flags & MEM_HOST) != 0) != host) {
+    if (i < 0 || ((t->v[i].flags & MEM_HOST) != 0) != host || (t->v[i].flags & refuse)) {
         pthread_mutex_unlock(&s->lock);
         return -1;
     }
@@ -216,8 +216,9 @@ static int remove_at(struct mem_space *s, uint64_t addr, bool host)
     return 0;
 }
 
-int mem_free(struct mem_space *s, uint64_t addr) { return remove_at(s, addr, false); }
-int mem_unregister(struct mem_space *s, uint64_t addr) { return remove_at(s, addr, true); }
+int mem_free(struct mem_space *s, uint64_t addr) { return remove_at(s, addr, false, 0); }
+int mem_free_user(struct mem_space *s, uint64_t addr) { return remove_at(s, addr, false, MEM_MODULE | MEM_HEAP); }
+int mem_unregister(struct mem_space *s, uint64_t addr) { return remove_at(s, addr, true, 0); }
 
 void mem_reset(struct mem_space *s)
 {

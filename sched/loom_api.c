@@ -582,7 +582,7 @@ enum loom_status loom_malloc_managed(struct loom_device *dev, size_t size, uint6
 enum loom_status loom_free(struct loom_device *dev, uint64_t addr)
 {
     if (!addr) return LOOM_OK;
-    if (mem_free(dev->mem, addr) != 0)
+    if (mem_free_user(dev->mem, addr) != 0)
         return fail(LOOM_ERR_INVALID_POINTER, "0x%llx is not the start of a live device allocation",
                     (unsigned long long)addr);
     return LOOM_OK;

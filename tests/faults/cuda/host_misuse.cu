@@ -188,6 +188,17 @@ static cudaError_t memset_async_past_end(void)
     return e;
 }
 static cudaError_t memcpy_to_symbol_past_end(void) { int h[16] = {}; return cudaMemcpyToSymbol(sym, h, sizeof h, sizeof(int)); }
+// cudaFree of a __device__ variable's address: the module owns it.
+static cudaError_t free_device_symbol(void)
+{
+    void *p = nullptr;
+    cudaError_t e = cudaGetSymbolAddress(&p, sym);
+    if (e != cudaSuccess) return e;
+    e = cudaFree(p);
+    int h[16] = {};
+    if (cudaMemcpyToSymbol(sym, h, sizeof h) != cudaSuccess) printf("  the variable is gone\n");
+    return e;
+}
 
 struct test_case { const char *name; cudaError_t (*fn)(void); };
 static const test_case cases[] = {
@@ -203,6 +214,7 @@ static const test_case cases[] = {
     CASE(launch_destroyed_stream), CASE(launch_not_a_kernel), CASE(launch_null_args), CASE(func_attrs_not_a_kernel),
     CASE(memcpy_async_h2d_past_end), CASE(memcpy_d2d_past_end), CASE(memcpy_default_past_end), CASE(memcpy_h2d_wild_src),
     CASE(memcpy2d_past_end), CASE(memset_async_past_end), CASE(memcpy_to_symbol_past_end),
+    CASE(free_device_symbol),
 #undef CASE
 };
 

@@ -32,6 +32,7 @@ fail() {
 # check_cases NAME: a "golden-stdout" program prints blocks (a line naming a case, then its
 # indented lines); each block must equal the one in expected/NAME.out, except for cases
 # listed in XFAIL ("NAME CASE # reason"), which must differ: a listed case that passes fails.
+# A case the program prints that expected/NAME.out lacks fails too.
 check_cases() {
     rm -rf "$tmp/want.d" "$tmp/got.d"
     mkdir "$tmp/want.d" "$tmp/got.d"
@@ -48,6 +49,9 @@ check_cases() {
             fail "$1 $case_name differs"
             diff "$want" "$tmp/got.d/$case_name" | sed 's/^/    /'
         fi
+    done
+    for got in "$tmp/got.d"/*; do
+        [ -e "$tmp/want.d/$(basename "$got")" ] || fail "$1 $(basename "$got"): no expectation in expected/$1.out"
     done
 }
 
