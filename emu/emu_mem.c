@@ -621,6 +621,26 @@ EMU_INLINE uint8_t *block_ptr(struct emu_warp *w, const struct emu_inst *in, uns
     return (uint8_t *)(uintptr_t)a0;
 }
 
+/* A 4-byte shared-memory access through a 32-bit address whose lanes in m
+ * read or write one contiguous run (lane l at run + 4 l): __syncthreads-style
+ * code's s[tid], with every lane or a tail of them. The whole 32-lane run must
+ * lie in the CTA's shared memory, aligned, with no deeper check on; then the
+ * host pointer of lane 0's slot, else NULL (the general path decides). */
+EMU_INLINE uint8_t *shared_run4(struct emu_warp *w, const struct emu_inst *in, emu_mask m, bool full)
+{
+    if (in->space != PTX_SPACE_SHARED && in->space != PTX_SPACE_SHARED_CLUSTER) return NULL;
+    const struct emu_launch *L = w->cta->launch;
+    if (L->initcheck || L->racecheck) return NULL;
+    const uint32_t *r = w->r32[in->a];
+    uint32_t imm = (uint32_t)in->imm;
+    unsigned f = full ? 0 : (unsigned)__builtin_ctz(m);
+    uint32_t a0 = r[f] + imm - 4u * f, bad = 0;
+    if (full) EMU_EACH(l) bad |= (r[l] + imm) ^ (a0 + 4u * l);
+    else EMU_EACH(l) bad |= ((r[l] + imm) ^ (a0 + 4u * l)) & emu_lane_k32(m, l);
+    if (bad || (a0 & 3u) || (uint64_t)a0 + 4u * EMU_WARP_SIZE > w->cta->shared_size) return NULL;
+    return w->cta->shared + a0;
+}
+
 /* ld of one element that is not atomic, specialised by size, sign, address
  * width and full warp. 8-byte elements go to r64 rows, smaller ones to r32. */
 EMU_INLINE int ld_one(struct emu_warp *w, const struct emu_inst *in, emu_mask m, unsigned size, bool sgn, bool a32,
@@ -631,6 +651,17 @@ EMU_INLINE int ld_one(struct emu_warp *w, const struct emu_inst *in, emu_mask m,
     uint8_t *base;
     uint64_t stride;
     const uint8_t *block;
+    if (a32 && size == 4 && (block = shared_run4(w, in, m, full))) {
+        uint32_t *d = w->r32[in->v[0]];
+        if (full) {
+            memcpy(d, block, EMU_WARP_SIZE * 4);
+        } else {
+            uint32_t v[EMU_WARP_SIZE];
+            memcpy(v, block, sizeof v);
+            EMU_EACH(l) EMU_BLEND32(d, m, l, v[l]);
+        }
+        return EMU_CONTINUE;
+    }
     if (full && !a32 && (block = block_ptr(w, in, size, false))) {
         if (size == 8) {
             memcpy(w->r64[in->v[0]], block, EMU_WARP_SIZE * 8);
@@ -815,6 +846,20 @@ EMU_INLINE int st_one(struct emu_warp *w, const struct emu_inst *in, emu_mask m,
     uint8_t *base;
     uint64_t stride;
     uint8_t *block;
+    if (a32 && size == 4 && (block = shared_run4(w, in, m, full))) {
+        /* A CTA's shared memory is only touched by the worker running it:
+         * rewriting the inactive lanes' slots with what they hold is safe. */
+        const uint32_t *v = w->r32[in->v[0]];
+        if (full) {
+            memcpy(block, v, EMU_WARP_SIZE * 4);
+        } else {
+            uint32_t old[EMU_WARP_SIZE];
+            memcpy(old, block, sizeof old);
+            EMU_EACH(l) EMU_BLEND32(old, m, l, v[l]);
+            memcpy(block, old, sizeof old);
+        }
+        return EMU_CONTINUE;
+    }
     if (full && !a32 && (block = block_ptr(w, in, size, true))) {
         if (size == 8) {
             memcpy(block, w->r64[in->v[0]], EMU_WARP_SIZE * 8);
