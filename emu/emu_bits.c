@@ -178,6 +178,21 @@ STAMP_AU(shl, 16, OP_SHL) STAMP_AU(shl, 32, OP_SHL) STAMP_AU(shl, 64, OP_SHL)
 STAMP_AU(shru, 16, OP_SHRU) STAMP_AU(shru, 32, OP_SHRU) STAMP_AU(shru, 64, OP_SHRU)
 STAMP_AU(shrs, 16, OP_SHRS) STAMP_AU(shrs, 32, OP_SHRS) STAMP_AU(shrs, 64, OP_SHRS)
 
+/* Shifts by an immediate below the width (in->imm), the common case: no
+ * per-lane amount to clamp. */
+#define STAMP_SHIMM(name, W, EXPR) \
+    EMU_HANDLER(h_##name##_##W##_imm) \
+    { \
+        RT##W *d = w->RF##W[in->d]; \
+        const RT##W *ra = w->RF##W[in->a]; \
+        const unsigned k = (unsigned)in->imm; \
+        EMU_EACH(l) { RT##W a = ra[l]; PUT##W(d, m, l, (RT##W)(EXPR)); } \
+        return EMU_CONTINUE; \
+    }
+STAMP_SHIMM(shl, 32, a << k) STAMP_SHIMM(shl, 64, a << k)
+STAMP_SHIMM(shru, 32, a >> k) STAMP_SHIMM(shru, 64, a >> k)
+STAMP_SHIMM(shrs, 32, (int32_t)a >> k) STAMP_SHIMM(shrs, 64, (int64_t)a >> k)
+
 /* shf: funnel shift of the 64-bit b:a by n = min(c, 32) (.clamp) or c & 31
  * (.wrap); .l keeps the high word, .r the low word. */
 #define STAMP_SHF(name, CLAMP, LEFT) \
@@ -519,11 +534,19 @@ static enum emu_sel sel_shift(struct emu_decoder *dc, const struct ptx_instr *pi
     ONLY(NOMODS, "shl/shr take no modifier");
     if (wc < 0)
         return emu_dec_unsupported(dc, "type not defined for shifts");
+    static const emu_fn shl_imm[3] = { NULL, h_shl_32_imm, h_shl_64_imm };
+    static const emu_fn shru_imm[3] = { NULL, h_shru_32_imm, h_shru_64_imm };
+    static const emu_fn shrs_imm[3] = { NULL, h_shrs_32_imm, h_shrs_64_imm };
     if (pi->op == PTX_OP_SHL)
         out->fn = shl[wc];
     else
         out->fn = is_signed(t) ? shrs[wc] : shru[wc];
     rows3(dc, pi, out, t, t, PTX_T_U32, PTX_T_U32);
+    const struct ptx_operand *b = &pi->ops[2];
+    if (wc > 0 && b->kind == PTX_OPND_IMM_INT && b->ival >= 0 && b->ival < (wc == 1 ? 32 : 64)) {
+        out->fn = pi->op == PTX_OP_SHL ? shl_imm[wc] : is_signed(t) ? shrs_imm[wc] : shru_imm[wc];
+        out->imm = b->ival;
+    }
     return EMU_SEL_OK;
 }
 
