@@ -338,9 +338,8 @@ EMU_INLINE void lane_addrs(const struct emu_warp *w, const struct emu_inst *in, 
 /* Looks [lo, end) up among the global allocations accesses hit lately (most
  * recent first), then in the address space; returns the allocation's flags,
  * or -1 when no single live allocation holds the range. */
-static int64_t global_flags(struct emu_warp *w, uint64_t lo, uint64_t end)
+static __attribute__((noinline)) int64_t global_flags_slow(struct emu_warp *w, uint64_t lo, uint64_t end)
 {
-    if (lo >= w->gcache_base && end <= w->gcache_end) return w->gcache_flags;
     struct emu_gcache hit;
     unsigned i;
     for (i = 0; i < 3; i++)
@@ -357,6 +356,13 @@ static int64_t global_flags(struct emu_warp *w, uint64_t lo, uint64_t end)
     w->gcache_prev[0] = (struct emu_gcache){ w->gcache_base, w->gcache_end, w->gcache_flags };
     w->gcache_base = hit.base; w->gcache_end = hit.end; w->gcache_flags = hit.flags;
     return hit.flags;
+}
+
+/* The last allocation hit answers most accesses: checked inline. */
+static inline int64_t global_flags(struct emu_warp *w, uint64_t lo, uint64_t end)
+{
+    if (lo >= w->gcache_base && end <= w->gcache_end) return w->gcache_flags;
+    return global_flags_slow(w, lo, end);
 }
 
 /* Whether the span's accesses of `bytes` each (aligned to `align`) need no
