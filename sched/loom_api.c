@@ -764,6 +764,7 @@ static void record_stats(struct loom_device *dev, const struct sched_grid *g)
         if (atomic_load(&g->max_resident) > e->s.max_resident) e->s.max_resident = atomic_load(&g->max_resident);
         e->s.wakeups += atomic_load(&g->wakeups);
         e->s.chunks += atomic_load(&g->chunks);
+        e->s.steals += atomic_load(&g->steals);
         e->s.admits_parked += atomic_load(&g->admits_parked);
         e->s.workers = dev->sched->workers;
         if (e->s.launches == 1 || g->seconds > e->longest) {

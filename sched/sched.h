@@ -69,7 +69,7 @@ struct sched_grid {
     _Alignas(64) _Atomic uint64_t next;     /* CTAs claimed (may pass nctas) */
     _Alignas(64) _Atomic uint64_t done;     /* CTAs finished, abandoned after a fault or never started */
     _Alignas(64) _Atomic uint64_t warp_inst, thread_inst, diverge, barrier_waits, parks, ctas_run, max_resident;
-    _Atomic uint64_t chunks, wakeups, admits_parked;
+    _Atomic uint64_t chunks, steals, wakeups, admits_parked;
     struct sched_timeline tl;
 };
 
@@ -83,10 +83,14 @@ struct sched_policy {
     struct sched_grid *(*pick)(struct sched *s, unsigned worker);   /* under s->lock */
 };
 
-/* What one worker shows the others: its resident CTAs (for the residency timeline).
- * One cache line each. */
+/* What one worker shares with the others, on cache lines of its own: its range of
+ * claimed CTAs not started yet, which idle workers steal from, and its count of
+ * resident CTAs (for the residency timeline). */
 struct sched_wslot {
-    _Alignas(64) _Atomic unsigned resident;
+    _Alignas(64) pthread_mutex_t lock;      /* guards grid, lo and hi */
+    struct sched_grid *grid;                /* CTAs lo .. hi-1 of it; NULL when none */
+    _Atomic uint64_t lo, hi;                /* read without the lock to skip empty ranges */
+    _Atomic unsigned resident;
 };
 
 /* How to start the pool. */

@@ -269,6 +269,7 @@ struct loom_kernel_stats {
     double occupancy;               /* active warps / maximum warps per SM */
     uint64_t wakeups;               /* times an idle worker woke up and took CTAs of this kernel */
     uint64_t chunks;                /* ranges of consecutive CTAs that workers claimed */
+    uint64_t steals;                /* times an idle worker took over part of another's range */
     uint64_t admits_parked;         /* CTAs admitted because every CTA resident on a worker was parked */
     unsigned workers;               /* the device's worker threads */
     /* Residency over time, for the kernel's longest launch: timeline_bins intervals of
