@@ -442,41 +442,19 @@ oom: {
     }
 }
 
-/* Shows the worker's resident count to the others; an increase raises the
- * max_resident of the grids it holds. Counts change rarely: a finished CTA's successor
- * is admitted before this is called. */
-static void publish(struct worker *wk)
-{
-    if (wk->busy == wk->published) return;
-    struct sched *s = wk->s;
-    atomic_store_explicit(&wk->slot->resident, wk->busy, memory_order_relaxed);
-    if (wk->busy < wk->published) {
-        atomic_fetch_sub(&s->resident_now, wk->published - wk->busy);
-    } else {
-        uint64_t now = atomic_fetch_add(&s->resident_now, wk->busy - wk->published) + (wk->busy - wk->published);
-        for (unsigned i = 0; i < wk->nres; i++) {
-            if (!wk->res[i].busy) continue;
-            struct sched_grid *g = wk->res[i].grid;
-            uint64_t prev = atomic_load(&g->max_resident);
-            while (now > prev && !atomic_compare_exchange_weak(&g->max_resident, &prev, now)) {}
-        }
-    }
-    wk->published = wk->busy;
-}
-
-/* Records one sample of the residency timeline of g when one is due (statistics on).
- * Called between slices, while the worker holds a CTA of g uncounted, so g cannot
- * complete and be read during the sample. */
-static void sample(struct sched *s, struct sched_grid *g)
+/* Records one sample of the residency timeline of g when one is due or `force`d
+ * (statistics on). Called while the worker holds a CTA of g uncounted (resident, or in
+ * its tally), so g cannot complete and be read during the sample. */
+static void sample(struct sched *s, struct sched_grid *g, bool force)
 {
     struct sched_timeline *tl = &g->tl;
     uint64_t now = sched_now_ns();
-    if (now < atomic_load_explicit(&tl->next_ns, memory_order_relaxed)) return;
+    if (!force && now < atomic_load_explicit(&tl->next_ns, memory_order_relaxed)) return;
     int expected = 0;
     if (!atomic_compare_exchange_strong_explicit(&tl->busy, &expected, 1, memory_order_acquire,
                                                  memory_order_relaxed))
         return;
-    if (now >= atomic_load_explicit(&tl->next_ns, memory_order_relaxed) && now >= tl->start_ns) {
+    if ((force || now >= atomic_load_explicit(&tl->next_ns, memory_order_relaxed)) && now >= tl->start_ns) {
         unsigned resident = 0, running = 0;
         for (unsigned w = 0; w < s->workers; w++) {
             unsigned r = atomic_load_explicit(&s->wslots[w].resident, memory_order_relaxed);
@@ -506,6 +484,37 @@ static void sample(struct sched *s, struct sched_grid *g)
     atomic_store_explicit(&tl->busy, 0, memory_order_release);
 }
 
+/* Shows the worker's resident count to the others; an increase raises the
+ * max_resident of the grids it holds. Counts change rarely: a finished CTA's successor
+ * is admitted before this is called. With statistics on, a change is sampled at once
+ * (into the timeline of a grid whose CTA the worker holds uncounted, before its tally
+ * is handed in), so the timeline never misses a worker starting or running out of work
+ * however long the slices between samples are. */
+static void publish(struct worker *wk)
+{
+    if (wk->busy == wk->published) return;
+    struct sched *s = wk->s;
+    atomic_store_explicit(&wk->slot->resident, wk->busy, memory_order_relaxed);
+    if (s->stats) {
+        struct sched_grid *g = wk->tally.done ? wk->tally.grid : NULL;
+        for (unsigned i = 0; i < wk->nres && !g; i++)
+            if (wk->res[i].busy) g = wk->res[i].grid;
+        if (g) sample(s, g, true);
+    }
+    if (wk->busy < wk->published) {
+        atomic_fetch_sub(&s->resident_now, wk->published - wk->busy);
+    } else {
+        uint64_t now = atomic_fetch_add(&s->resident_now, wk->busy - wk->published) + (wk->busy - wk->published);
+        for (unsigned i = 0; i < wk->nres; i++) {
+            if (!wk->res[i].busy) continue;
+            struct sched_grid *g = wk->res[i].grid;
+            uint64_t prev = atomic_load(&g->max_resident);
+            while (now > prev && !atomic_compare_exchange_weak(&g->max_resident, &prev, now)) {}
+        }
+    }
+    wk->published = wk->busy;
+}
+
 /* Runs one slice of each resident CTA in turn. Returns whether any ran. */
 static bool run_residents(struct worker *wk)
 {
@@ -525,7 +534,7 @@ static bool run_residents(struct worker *wk)
             emu_cta_report_hang(r->cta, LOOM_ERR_INTERRUPTED, sched_now() - g->t_start);
             st = EMU_CTA_FAULT;
         } else st = emu_cta_run(r->cta, SCHED_SLICE);
-        if (s->stats) sample(s, g);
+        if (s->stats) sample(s, g, false);
         if (st == EMU_CTA_YIELD) {
             atomic_fetch_add_explicit(&g->parks, 1, memory_order_relaxed);
             yielded = true;
@@ -552,8 +561,8 @@ static bool run_residents(struct worker *wk)
         struct sched_grid *g = next_cta(wk, &idx);
         if (g && admit(wk, g, idx)) atomic_fetch_add_explicit(&g->admits_parked, 1, memory_order_relaxed);
     }
-    if (wk->tally.grid && !holds(wk, wk->tally.grid)) tally_flush(wk);
     publish(wk);
+    if (wk->tally.grid && !holds(wk, wk->tally.grid)) tally_flush(wk);
     return any;
 }
 
@@ -571,8 +580,8 @@ static void worker_loop(struct worker *wk)
         }
         /* Nothing to run: hand in the tally, release contexts, then look for other
          * work or sleep. */
-        tally_flush(wk);
         publish(wk);
+        tally_flush(wk);
         for (unsigned i = 0; i < wk->nres; i++) drop_context(&wk->res[i]);
         wk->nres = 0;
         pthread_mutex_lock(&s->lock);
