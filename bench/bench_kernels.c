@@ -315,8 +315,11 @@ int main(int argc, char **argv)
     }
     if (scaling) {
         struct loom_device_config all = { .workers = 0, .stats = false };
-        printf("\nScaling: median ms with 1 worker and with all cores\n%-12s %10s %10s %8s\n", "kernel", "1 worker",
-               "all", "speedup");
+        CK(loom_device_create(&all, &dev));
+        unsigned nall = loom_device_workers(dev);
+        loom_device_destroy(dev);
+        printf("\nScaling: %s ms with 1 worker and with all %u cores (one worker per core)\n%-12s %10s %10s %8s\n",
+               use_min ? "minimum" : "median", nall, "kernel", "1 worker", "all", "speedup");
         double one[NKERNELS];
         for (int pass = 0; pass < 2; pass++) {
             struct loom_device_config c = pass ? all : (struct loom_device_config){ .workers = 1 };

@@ -6,7 +6,7 @@ EXTRA_DIST += bench/bench_kernels.cu bench/bench_kernels.ptx
 
 .PHONY: bench
 bench: bench/bench_kernels
-	cd $(srcdir) && $(abs_builddir)/bench/bench_kernels --ptx bench/bench_kernels.ptx $(BENCH_ARGS)
+	cd $(srcdir) && $(abs_builddir)/bench/bench_kernels --ptx bench/bench_kernels.ptx --scaling $(BENCH_ARGS)
 
 # PTX front-end throughput (issue: >= 50 MB/s on one core): make bench-parse
 noinst_PROGRAMS += bench/bench_parse

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli/loom_cli.h"
+#include "sched/sched_cpus.h"
 #include "sched/sched_preset.h"
 
 #define MAX_CACHE_GROUPS 16
@@ -41,6 +42,8 @@ struct info_host {
     unsigned ncaches;
     struct info_numa numa[MAX_NUMA_NODES];
     unsigned nnuma, numa_total;
+    unsigned worker_cores;     /* cores the process may run on: the default worker count */
+    char worker_pus[256];      /* the PU each worker is pinned to, as a list: "0-15" */
 };
 
 static const hwloc_obj_type_t cache_types[] = {
@@ -119,6 +122,18 @@ static bool read_host(hwloc_topology_t topo, struct info_host *h)
         if (hwloc_bitmap_list_snprintf(n->pus, sizeof n->pus, node->cpuset) < 0)
             n->pus[0] = '\0';
     }
+    /* The workers' cores: one PU of each core that cgroups and the affinity mask allow. */
+    unsigned *pus = NULL;
+    h->worker_cores = sched_worker_cpus(topo, &pus);
+    hwloc_bitmap_t set = hwloc_bitmap_alloc();
+    if (set) {
+        for (unsigned i = 0; i < h->worker_cores; i++)
+            hwloc_bitmap_set(set, pus[i]);
+        if (hwloc_bitmap_list_snprintf(h->worker_pus, sizeof h->worker_pus, set) < 0)
+            h->worker_pus[0] = '\0';
+        hwloc_bitmap_free(set);
+    }
+    free(pus);
     if (h->cores == 0 && h->pus == 0) {
         fprintf(stderr, "loom info: hwloc found no processors on this host\n");
         return false;
@@ -198,8 +213,14 @@ static void print_host_text(const struct info_host *h)
     const char *env = getenv("LOOM_WORKERS");
     if (env && *env)
         row("Workers:", "%s (LOOM_WORKERS)", env);
+    else if (!h->worker_cores)
+        row("Workers:", "one per processor (--workers N or LOOM_WORKERS to change)");
     else
-        row("Workers:", "%u, one per processor (--workers N or LOOM_WORKERS to change)", h->pus);
+        row("Workers:", "%u, one per core, on PU%s %s (--workers N or LOOM_WORKERS to change)",
+            h->worker_cores, h->worker_cores == 1 ? "" : "s", h->worker_pus);
+    if (h->worker_cores && h->worker_cores < h->cores)
+        row("", "the process may run on %u of the %u cores (CPU affinity mask or cgroup)",
+            h->worker_cores, h->cores);
 }
 
 static void print_device_text(const struct sched_preset *p)
@@ -293,7 +314,9 @@ static void print_host_json(const struct info_host *h)
         json_kv_str("", "pus", n->pus);
         putchar('}');
     }
-    printf("%s]\n  }", h->nnuma ? "\n    " : "");
+    printf("%s],\n    \"workers\": %u,\n", h->nnuma ? "\n    " : "", h->worker_cores);
+    json_kv_str("    ", "worker_pus", h->worker_pus);
+    printf("\n  }");
 }
 
 static void print_device_json(const struct sched_preset *p, const char *indent)

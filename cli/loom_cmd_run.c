@@ -743,11 +743,15 @@ static void print_stats(const struct loom_kernel_stats *s, void *data)
     fprintf(stderr,
             "loom run: stats: kernel '%s': %" PRIu64 " launch%s, %.6f s, %" PRIu64 " warp instructions, %" PRIu64
             " thread instructions (SIMD efficiency %.1f%%), %" PRIu64 " divergent branches, %" PRIu64 " barrier waits\n"
-            "loom run: stats: %" PRIu64 " CTAs, at most %" PRIu64 " resident at once, %" PRIu64 " parks; occupancy %u CTAs/SM"
-            " (%.0f%% of the warp slots)\n",
+            "loom run: stats: %" PRIu64 " CTAs on %u worker%s (claimed in %" PRIu64 " chunks, %" PRIu64 " steals), at most %" PRIu64
+            " resident at once; occupancy %u CTAs/SM (%.0f%% of the warp slots)\n"
+            "loom run: stats: %" PRIu64 " parks (CTAs set aside unfinished), %" PRIu64 " CTAs admitted because every "
+            "resident one was parked, %" PRIu64 " worker wake-up%s\n",
             s->kernel, s->launches, s->launches == 1 ? "" : "es", s->seconds, s->warp_instructions,
-            s->thread_instructions, eff, s->divergent_branches, s->barrier_waits, s->ctas, s->max_resident, s->parks,
-            s->occupancy_ctas_per_sm, 100.0 * s->occupancy);
+            s->thread_instructions, eff, s->divergent_branches, s->barrier_waits, s->ctas, s->workers,
+            s->workers == 1 ? "" : "s", s->chunks, s->steals, s->max_resident, s->occupancy_ctas_per_sm, 100.0 * s->occupancy,
+            s->parks, s->admits_parked, s->wakeups, s->wakeups == 1 ? "" : "s");
+    loom_stats_print_timeline(stderr, "loom run: stats: ", s);
 }
 
 static bool write_output(const struct run_arg *a)

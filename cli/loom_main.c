@@ -80,7 +80,7 @@ static const char exec_usage[] =
     "NVIDIA's. The program must be linked with `nvcc --cudart shared` and carry PTX\n"
     "(for example -gencode arch=compute_90,code=compute_90).\n"
     "\n"
-    "  --workers N      CPU worker threads (default: one per processor) LOOM_WORKERS=N\n"
+    "  --workers N      CPU worker threads (default: one per core)   LOOM_WORKERS=N\n"
     "  --stats          print a per-kernel summary at exit: launches,  LOOM_STATS=1\n"
     "                   time, instructions, SIMD efficiency, occupancy\n"
     "  --deterministic  fixed schedule: identical results and output   LOOM_DETERMINISTIC=1\n"

@@ -309,15 +309,25 @@ static void stats_one(const struct loom_kernel_stats *s, void *data)
     FILE *out = data;
     double eff = s->warp_instructions ? 100.0 * (double)s->thread_instructions / (32.0 * (double)s->warp_instructions)
                                       : 0.0;
-    fprintf(out, "loom: %-32s %8llu %10.3f %10llu %14llu %7.1f%% %10llu %10llu %8llu %8.0f%%\n", s->kernel,
+    fprintf(out, "loom: %-32s %8llu %10.3f %10llu %14llu %7.1f%% %10llu %10llu %8llu %8llu %8llu %8.0f%%\n", s->kernel,
             (unsigned long long)s->launches, s->seconds * 1e3, (unsigned long long)s->ctas,
             (unsigned long long)s->warp_instructions, eff, (unsigned long long)s->divergent_branches,
-            (unsigned long long)s->barrier_waits, (unsigned long long)s->parks, 100.0 * s->occupancy);
+            (unsigned long long)s->barrier_waits, (unsigned long long)s->parks,
+            (unsigned long long)s->max_resident, (unsigned long long)s->wakeups, 100.0 * s->occupancy);
+}
+
+static void stats_timeline(const struct loom_kernel_stats *s, void *data)
+{
+    FILE *out = data;
+    if (!s->timeline_bins) return;
+    fprintf(out, "loom: %s:\n", s->kernel);
+    loom_stats_print_timeline(out, "loom:   ", s);
 }
 
 void rt_stats_print(void)
 {
-    fprintf(stderr, "loom: %-32s %8s %10s %10s %14s %8s %10s %10s %8s %9s\n", "kernel", "launches", "ms", "CTAs",
-            "warp instrs", "SIMD eff", "divergent", "bar waits", "parks", "occupancy");
+    fprintf(stderr, "loom: %-32s %8s %10s %10s %14s %8s %10s %10s %8s %8s %8s %9s\n", "kernel", "launches", "ms", "CTAs",
+            "warp instrs", "SIMD eff", "divergent", "bar waits", "parks", "max res", "wake-ups", "occupancy");
     loom_stats_foreach(rt.dev, stats_one, stderr);
+    loom_stats_foreach(rt.dev, stats_timeline, stderr);
 }

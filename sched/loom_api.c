@@ -4,7 +4,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <omp.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -129,8 +128,8 @@ enum loom_status loom_device_create(const struct loom_device_config *cfg, struct
         return fail(LOOM_ERR_INVALID_VALUE, "unknown device preset '%s'", preset);
     }
     d->props = d->preset->props;
+    /* 0: one per core the process may run on, counted by the pool thread. */
     d->workers = d->cfg.workers ? d->cfg.workers : env_unsigned("LOOM_WORKERS", 0);
-    if (!d->workers) d->workers = (unsigned)omp_get_num_procs();
     if (getenv("LOOM_NO_CHECK") && *getenv("LOOM_NO_CHECK") && strcmp(getenv("LOOM_NO_CHECK"), "0"))
         d->cfg.no_check = true;
     if (env_flag("LOOM_INITCHECK")) d->cfg.initcheck = true;
@@ -155,7 +154,14 @@ enum loom_status loom_device_create(const struct loom_device_config *cfg, struct
     pthread_mutex_init(&d->lock, NULL);
     bool pin = !getenv("LOOM_NO_PIN");
     if (getenv("LOOM_DETERMINISTIC") && strcmp(getenv("LOOM_DETERMINISTIC"), "0")) d->cfg.deterministic = true;
-    d->sched = sched_create(d->cfg.deterministic ? 1 : d->workers, pin);
+    if (env_flag("LOOM_STATS")) d->cfg.stats = true;
+    /* Co-residency: what the emulated GPU could hold at once, shared among the workers. */
+    struct sched_config sc = {
+        .workers = d->cfg.deterministic ? 1 : d->workers, .pin = pin, .stats = d->cfg.stats,
+        .coresident = (unsigned)(d->props.multiprocessors * d->preset->sm.max_ctas),
+        .timeout_s = d->cfg.timeout_s, .host = d->host,
+    };
+    d->sched = sched_create(&sc);
     if (!d->sched) {
         emu_host_destroy(d->host);
         mem_space_destroy(d->mem);
@@ -163,11 +169,6 @@ enum loom_status loom_device_create(const struct loom_device_config *cfg, struct
         free(d);
         return fail(LOOM_ERR_OUT_OF_MEMORY, "cannot start the worker pool");
     }
-    d->sched->timeout_s = d->cfg.timeout_s;
-    d->sched->host = d->host;
-    /* Co-residency bound per worker: what the emulated GPU could hold at once. */
-    unsigned coresident = (unsigned)(d->props.multiprocessors * d->preset->sm.max_ctas);
-    d->sched->max_resident_per_worker = (coresident + d->sched->workers - 1) / d->sched->workers;
     *out_dev = d;
     return LOOM_OK;
 }
@@ -237,6 +238,8 @@ void loom_device_destroy(struct loom_device *dev)
     pthread_mutex_destroy(&dev->lock);
     free(dev);
 }
+
+unsigned loom_device_workers(struct loom_device *dev) { return dev && dev->sched ? sched_workers(dev->sched) : 0; }
 
 void loom_device_props(const struct loom_device *dev, struct loom_device_props *out_props) { *out_props = dev->props; }
 
@@ -725,6 +728,24 @@ static enum loom_status check_config(struct loom_device *dev, struct loom_kernel
     return LOOM_OK;
 }
 
+/* The grid's residency samples as averages per bin; a bin without samples had no CTA
+ * start, finish or slice end anywhere, so residency had not changed: it repeats the
+ * bin before. */
+static void copy_timeline(struct loom_kernel_stats *out, const struct sched_timeline *tl)
+{
+    out->timeline_bins = tl->nbins;
+    out->timeline_interval_s = 1e-9 * (double)tl->bin_ns;
+    float res = 0, run = 0;
+    for (unsigned i = 0; i < LOOM_TIMELINE_BINS; i++) {
+        if (i < tl->nbins && tl->count[i]) {
+            res = (float)(tl->resident[i] / tl->count[i]);
+            run = (float)(tl->running[i] / tl->count[i]);
+        }
+        out->timeline_resident[i] = i < tl->nbins ? res : 0;
+        out->timeline_running[i] = i < tl->nbins ? run : 0;
+    }
+}
+
 static void record_stats(struct loom_device *dev, const struct sched_grid *g)
 {
     struct loom_kernel *k = g->k;
@@ -747,6 +768,15 @@ static void record_stats(struct loom_device *dev, const struct sched_grid *g)
         e->s.ctas += atomic_load(&g->ctas_run);
         e->s.parks += atomic_load(&g->parks);
         if (atomic_load(&g->max_resident) > e->s.max_resident) e->s.max_resident = atomic_load(&g->max_resident);
+        e->s.wakeups += atomic_load(&g->wakeups);
+        e->s.chunks += atomic_load(&g->chunks);
+        e->s.steals += atomic_load(&g->steals);
+        e->s.admits_parked += atomic_load(&g->admits_parked);
+        e->s.workers = dev->sched->workers;
+        if (e->s.launches == 1 || g->seconds > e->longest) {
+            e->longest = g->seconds;
+            copy_timeline(&e->s, &g->tl);
+        }
         struct loom_kernel_attrs at;
         loom_kernel_attrs(k, &at);
         struct sched_occupancy occ;
@@ -764,7 +794,7 @@ static void grid_done(struct sched_grid *g)
 {
     struct loom_device *dev = g->k->mod->dev;
     if (g->L.grid_workspace) mem_free(dev->mem, g->L.grid_workspace);
-    if (dev->cfg.stats || getenv("LOOM_STATS")) record_stats(dev, g);
+    if (dev->cfg.stats) record_stats(dev, g);
     if (atomic_load(&g->faulted)) {
         pthread_mutex_lock(&dev->lock);
         /* The host thread reads sticky without the lock, then sticky_msg: the
@@ -1000,3 +1030,48 @@ void loom_stats_foreach(struct loom_device *dev, void (*fn)(const struct loom_ke
     for (struct sched_stats_entry *e = dev->stats; e; e = e->next) fn(&e->s, data);
     pthread_mutex_unlock(&dev->lock);
 }
+
+/* One number of a timeline row: whole numbers without decimals. */
+static int timeline_cell(char *buf, size_t size, double v)
+{
+    return fabs(v - round(v)) < 0.05 ? snprintf(buf, size, "%.0f", v) : snprintf(buf, size, "%.1f", v);
+}
+
+void loom_stats_print_timeline(FILE *out, const char *prefix, const struct loom_kernel_stats *s)
+{
+    enum { COLS = 16 };
+    unsigned n = s->timeline_bins < LOOM_TIMELINE_BINS ? s->timeline_bins : LOOM_TIMELINE_BINS;
+    if (!n || !s->workers) return;
+    unsigned merge = n > COLS ? 2 : 1, cols = (n + merge - 1) / merge;
+    double res[COLS], run[COLS], busy = 0;
+    int width = 1;
+    for (unsigned c = 0; c < cols; c++) {
+        unsigned a = c * merge, k = a + 1 < n && merge == 2 ? 2 : 1;
+        res[c] = run[c] = 0;
+        for (unsigned i = a; i < a + k; i++) {
+            res[c] += s->timeline_resident[i] / k;
+            run[c] += s->timeline_running[i] / k;
+        }
+        char b[32];
+        int w1 = timeline_cell(b, sizeof b, res[c]), w2 = timeline_cell(b, sizeof b, run[c]);
+        width = w1 > width ? w1 : width;
+        width = w2 > width ? w2 : width;
+    }
+    for (unsigned i = 0; i < n; i++) busy += s->timeline_running[i];
+    double step = s->timeline_interval_s * merge;
+    fprintf(out, "%sresidency over time in the longest launch, averages over %u interval%s of %.3g ms:\n", prefix,
+            cols, cols == 1 ? "" : "s", step * 1e3);
+    const char *names[2] = { "CTAs resident", "workers running" };
+    for (int row = 0; row < 2; row++) {
+        fprintf(out, "%s  %-16s", prefix, names[row]);
+        for (unsigned c = 0; c < cols; c++) {
+            char b[32];
+            timeline_cell(b, sizeof b, row ? run[c] : res[c]);
+            fprintf(out, " %*s", width, b);
+        }
+        fputc('\n', out);
+    }
+    fprintf(out, "%s  the %u worker%s ran CTAs %.0f%% of the time\n", prefix, s->workers,
+            s->workers == 1 ? "" : "s", 100.0 * busy / ((double)n * s->workers));
+}
+

@@ -35,14 +35,29 @@ struct sched_op {
     struct sched_grid *grid;                           /* KERNEL */
 };
 
-/* A running kernel: CTAs are taken from `next` by workers. */
+/* Residency over time, sampled while a grid runs when statistics are on: bins of
+ * bin_ns from the grid's start, each the sum of `count` samples of the CTAs resident on
+ * the workers and of the workers running one. Samples are due every bin_ns / 4; when
+ * the bins run out, pairs merge and bin_ns doubles, so any run length fits. */
+#define SCHED_TIMELINE_BINS LOOM_TIMELINE_BINS
+struct sched_timeline {
+    _Atomic int busy;               /* the sampling worker's claim: others skip the sample */
+    _Atomic uint64_t next_ns;       /* when the next sample is due (sched_now_ns) */
+    uint64_t start_ns, bin_ns;
+    unsigned nbins;
+    double resident[SCHED_TIMELINE_BINS], running[SCHED_TIMELINE_BINS];
+    unsigned count[SCHED_TIMELINE_BINS];
+};
+
+/* A running kernel. Workers claim CTAs from `next` in chunks and add the CTAs they
+ * finished to `done` in batches; the fields that workers write are on cache lines of
+ * their own, apart from those they only read. */
 struct sched_grid {
     struct emu_launch L;
     uint8_t *params;
     struct loom_kernel *k;
     struct sched_op *op;
     uint64_t nctas;
-    _Atomic uint64_t next, done;
     _Atomic int faulted;
     struct emu_fault fault;
     _Atomic int refs;               /* the op, plus each worker context holding it */
@@ -51,28 +66,60 @@ struct sched_grid {
     double t_start, seconds;
     void (*on_done)(struct sched_grid *g);  /* called under the scheduler lock */
     unsigned interrupts_seen;       /* s->interrupts when the grid started */
-    _Atomic uint64_t warp_inst, thread_inst, diverge, barrier_waits, parks, ctas_run, max_resident;
+    _Alignas(64) _Atomic uint64_t next;     /* CTAs claimed (may pass nctas) */
+    _Alignas(64) _Atomic uint64_t done;     /* CTAs finished, abandoned after a fault or never started */
+    _Alignas(64) _Atomic uint64_t warp_inst, thread_inst, diverge, barrier_waits, parks, ctas_run, max_resident;
+    _Atomic uint64_t chunks, steals, wakeups, admits_parked;
+    struct sched_timeline tl;
 };
 
-/* Which CTA a worker runs next: the plug-in point for concurrent-kernel policies. */
+/* Which CTA a worker runs next: the plug-in point for concurrent-kernel policies.
+ * A worker asks pick for a grid when it holds no CTA to continue with; it then claims a
+ * chunk of that grid's CTAs and keeps taking chunks of the same grid, without the lock,
+ * until none are left. */
 struct sched;
 struct sched_policy {
     const char *name;
     struct sched_grid *(*pick)(struct sched *s, unsigned worker);   /* under s->lock */
 };
 
+/* What one worker shares with the others, on cache lines of its own: its range of
+ * claimed CTAs not started yet, which idle workers steal from, and its count of
+ * resident CTAs (for the residency timeline). */
+struct sched_wslot {
+    _Alignas(64) pthread_mutex_t lock;      /* guards grid, lo and hi */
+    struct sched_grid *grid;                /* CTAs lo .. hi-1 of it; NULL when none */
+    _Atomic uint64_t lo, hi;                /* read without the lock to skip empty ranges */
+    _Atomic unsigned resident;
+};
+
+/* How to start the pool. */
+struct sched_config {
+    unsigned workers;               /* 0: one per core the process may run on */
+    bool pin;                       /* bind each worker to one core (hwloc) */
+    bool stats;                     /* sample residency over time */
+    unsigned coresident;            /* CTAs the emulated device holds at once (all SMs) */
+    double timeout_s;
+    struct emu_host *host;          /* printf output to flush before host callbacks */
+};
+
 struct sched {
     pthread_mutex_t lock;
-    pthread_cond_t work_cv, done_cv;
+    pthread_cond_t work_cv, done_cv, ready_cv;
     pthread_t pool;
-    unsigned workers;
-    bool pin, shutdown;
+    unsigned workers;               /* decided by the pool thread (ready) when the config says 0 */
+    bool ready;                     /* workers, max_resident_per_worker and wslots are set */
+    bool pin, shutdown, stats;
+    unsigned coresident;
     hwloc_topology_t topo;
+    unsigned *pus, npus;            /* one PU per usable core, for pinning */
     const struct sched_policy *policy;
     struct loom_stream *streams, *default_stream;
     struct sched_grid *active;
     uint64_t seq, pending;
     unsigned max_resident_per_worker;
+    struct sched_wslot *wslots;     /* one per worker */
+    struct sched_wslot slot0;       /* wslots when allocating them failed (one worker) */
     _Atomic uint64_t resident_now;
     double timeout_s;
     _Atomic unsigned interrupts;    /* loom_device_interrupt() calls: grids started before stop;
@@ -99,7 +146,9 @@ struct loom_event {
 };
 
 double sched_now(void);
-struct sched *sched_create(unsigned workers, bool pin);
+uint64_t sched_now_ns(void);
+struct sched *sched_create(const struct sched_config *cfg);
+unsigned sched_workers(struct sched *s);
 void sched_destroy(struct sched *s);
 void sched_submit(struct sched *s, struct sched_op *op);
 void sched_wait_idle(struct sched *s);
@@ -133,6 +182,7 @@ struct loom_module {
 struct sched_stats_entry {
     char *kernel;
     struct loom_kernel_stats s;
+    double longest;                 /* the launch whose timeline s holds */
     struct sched_stats_entry *next;
 };
 

@@ -66,7 +66,8 @@ const char *loom_status_name(enum loom_status s);
 
 /* Device configuration; zero-initialised fields mean "default". */
 struct loom_device_config {
-    unsigned workers;            /* CPU worker threads; 0 = one per core (LOOM_WORKERS) */
+    unsigned workers;            /* CPU worker threads; 0 = one per core that the process may
+                                  * run on (its CPU affinity mask), or LOOM_WORKERS */
     const char *preset;          /* emulated GPU preset name; NULL = "h100" */
     bool deterministic;          /* fixed schedule: identical results run after run */
     bool no_check;               /* disable memory checking (faster) */
@@ -108,6 +109,8 @@ struct loom_event;
 
 enum loom_status loom_device_create(const struct loom_device_config *cfg, struct loom_device **out_dev);
 void loom_device_destroy(struct loom_device *dev);
+/* The number of CPU worker threads the device runs kernels on. */
+unsigned loom_device_workers(struct loom_device *dev);
 /* Fills props with the emulated GPU's properties. */
 void loom_device_props(const struct loom_device *dev, struct loom_device_props *out_props);
 /* The full text of the last error on this device (thread-local per calling thread
@@ -255,6 +258,7 @@ enum loom_status loom_event_query(struct loom_event *e);
 enum loom_status loom_event_elapsed_ms(struct loom_event *start, struct loom_event *end, float *out_ms);
 
 /* Per-kernel statistics, when the device was created with stats = true. */
+#define LOOM_TIMELINE_BINS 32
 struct loom_kernel_stats {
     const char *kernel;
     uint64_t launches;
@@ -268,10 +272,26 @@ struct loom_kernel_stats {
     uint64_t max_resident;          /* most CTAs resident on the workers at once */
     unsigned occupancy_ctas_per_sm; /* by the preset's occupancy calculation */
     double occupancy;               /* active warps / maximum warps per SM */
+    uint64_t wakeups;               /* times an idle worker woke up and took CTAs of this kernel */
+    uint64_t chunks;                /* ranges of consecutive CTAs that workers claimed */
+    uint64_t steals;                /* times an idle worker took over part of another's range */
+    uint64_t admits_parked;         /* CTAs admitted because every CTA resident on a worker was parked */
+    unsigned workers;               /* the device's worker threads */
+    /* Residency over time, for the kernel's longest launch: timeline_bins intervals of
+     * timeline_interval_s seconds each, with the average number of CTAs resident on the
+     * workers and of workers running one (at most `workers`). */
+    unsigned timeline_bins;
+    double timeline_interval_s;
+    float timeline_resident[LOOM_TIMELINE_BINS], timeline_running[LOOM_TIMELINE_BINS];
 };
 /* Calls fn once per kernel that ran. */
 void loom_stats_foreach(struct loom_device *dev, void (*fn)(const struct loom_kernel_stats *s, void *data),
                         void *data);
+/* Writes s's residency timeline as text, each line starting with prefix: a row of
+ * resident CTAs and a row of running workers (at most 16 columns, intervals merged in
+ * pairs to fit), then how busy the workers were. Nothing when the launch was too short
+ * to sample. */
+void loom_stats_print_timeline(FILE *out, const char *prefix, const struct loom_kernel_stats *s);
 
 const char *loom_version_string(void);
 

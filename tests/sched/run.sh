@@ -2,7 +2,8 @@
 # run.sh -- CTAs that wait for other CTAs (a flag set by a later CTA, a work
 # queue, a software grid barrier, a cooperative grid sync) complete with 1, 2
 # and 16 workers and give the right results; deterministic mode repeats printf
-# output exactly whatever the worker count.
+# output exactly whatever the worker count; --stats shows residency over time; the
+# default worker count follows the CPU affinity mask.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 loom=${LOOM:-$here/../../loom}
@@ -40,6 +41,24 @@ done
 LOOM_WORKERS=2 "$loom" run "$ptx" --kernel coop_grid_sync --grid 4 --block 32 "out:s32:128>$tmp/x.bin" s32:128 \
     >/dev/null 2>"$tmp/err" && { echo "grid sync without a cooperative launch did not fail"; fail=1; }
 grep -q "trap" "$tmp/err" || { echo "expected a trap report, got: $(cat "$tmp/err")"; fail=1; }
+# --stats: residency over time, parks and wake-ups (16 workers sample while CTAs wait on
+# later CTAs, so the timeline shows more CTAs resident than workers running).
+LOOM_WORKERS=16 "$loom" run "$ptx" --stats --kernel producer_consumer --grid 64 --block 32 in:s32:64=zero \
+    "out:s32:64>$tmp/pc.bin" s32:64 2>"$tmp/err" || { echo "producer_consumer --stats failed"; fail=1; }
+for want in "CTAs on 16 workers" " parks (CTAs set aside unfinished)" "worker wake-up" "residency over time" \
+        "  CTAs resident " "  workers running " "workers ran CTAs"; do
+    grep -q -- "$want" "$tmp/err" || { echo "--stats output lacks '$want': $(cat "$tmp/err")"; fail=1; }
+done
+# Workers default to one per core the process may run on: taskset to one CPU gives one.
+if command -v taskset >/dev/null; then
+    cpu=$(python3 -c 'import os; print(min(os.sched_getaffinity(0)))')
+    env -u LOOM_WORKERS taskset -c "$cpu" "$loom" info >"$tmp/info" 2>&1
+    grep -q "Workers: *1, one per core, on PU $cpu " "$tmp/info" ||
+        { echo "loom info under taskset -c $cpu: $(grep Workers "$tmp/info")"; fail=1; }
+    env -u LOOM_WORKERS taskset -c "$cpu" "$loom" run "$ptx" --stats --kernel producer_consumer --grid 8 \
+        --block 32 in:s32:8=zero "out:s32:8>$tmp/pc.bin" s32:8 2>"$tmp/err"
+    grep -q "CTAs on 1 worker " "$tmp/err" || { echo "taskset -c $cpu: $(grep 'CTAs on' "$tmp/err")"; fail=1; }
+fi
 # Deterministic mode: printf order identical with 1 and 16 workers, run after run.
 for w in 1 16 16; do
     LOOM_WORKERS=$w "$loom" run "$ptx" --deterministic --kernel print_order --grid 40 --block 128 s32:40 > "$tmp/p$w.txt" || fail=1
