@@ -62,7 +62,7 @@ struct bench {
 
 /* One kernel's data: device buffers plus a native run. */
 struct data {
-    int n, w, h, iters, mn;
+    int n, w, h, iters, mn, scale;
     float *x, *y, *y0, *A, *B, *C;
     int *ints, *mand;
     unsigned char *bytes;
@@ -178,7 +178,7 @@ static void run_one(int which, struct data *d, double *loom_s, double *native_s,
         CK(loom_memcpy(dev, (void *)(uintptr_t)ddata, d->bytes, (size_t)d->n));
         CK(loom_memset(dev, dbins, 0, 256 * 4));
         void *args[] = { &ddata, &d->n, &dbins };
-        unsigned g[3] = { 64, 1, 1 }, b[3] = { 256, 1, 1 };
+        unsigned g[3] = { 64u << d->scale, 1, 1 }, b[3] = { 256, 1, 1 };
         *loom_s = run_loom("histogram", g, b, args);
         memset(d->bins, 0, 256 * 4);
         t0 = now(); native_histogram(d->bytes, d->n, d->bins, (int)g[0], (int)b[0]); *native_s = now() - t0;
@@ -208,9 +208,10 @@ static const char *const names[] = { "saxpy", "reduce_sum", "matmul", "mandelbro
 
 static void make_data(struct data *d, int scale)
 {
+    d->scale = scale;
     d->n = 1 << (20 + scale);
-    d->mn = 128 << (scale > 0 ? 1 : 0);
-    d->w = 512 << (scale > 0 ? 1 : 0); d->h = d->w / 2; d->iters = 256;
+    d->mn = 128 << (scale < 2 ? scale : 2);
+    d->w = 512 << ((scale + 1) / 2); d->h = d->w / 2; d->iters = 256;
     d->x = malloc((size_t)d->n * 4); d->y = malloc((size_t)d->n * 4); d->y0 = malloc((size_t)d->n * 4);
     d->ints = malloc((size_t)d->n * 4); d->bytes = malloc((size_t)d->n);
     d->starts = malloc((size_t)d->n * 4); d->steps = malloc((size_t)d->n * 4);
@@ -238,17 +239,22 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--workers") && i + 1 < argc) workers = (unsigned)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--ptx") && i + 1 < argc) ptx = argv[++i];
         else if (!strcmp(argv[i], "--large")) scale = 1;
+        else if (!strcmp(argv[i], "--scale") && i + 1 < argc) scale = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--scaling")) scaling = true;
         else if (!strcmp(argv[i], "--no-check-table")) check_table = false;
         else if (!strcmp(argv[i], "--kernel") && i + 1 < argc) only = argv[++i];
         else if (!strcmp(argv[i], "--min")) use_min = true;
         else {
-            fprintf(stderr, "usage: bench_kernels [--ptx FILE] [--runs N] [--workers N] [--large] [--scaling] "
+            fprintf(stderr, "usage: bench_kernels [--ptx FILE] [--runs N] [--workers N] [--large | --scale K] [--scaling] "
                     "[--no-check-table] [--kernel NAME] [--min]\n");
             return 2;
         }
     }
     if (runs < 1 || runs > 16) runs = 5;
+    if (scale < 0 || scale > 5) {
+        fprintf(stderr, "bench_kernels: --scale takes 0 to 5 (sizes 2^(20+K) elements; --large is 1)\n");
+        return 2;
+    }
     struct data d;
     make_data(&d, scale);
     struct loom_device_config cfg = { .workers = workers, .stats = true };
