@@ -117,6 +117,22 @@ static inline emu_mask emu_bits4(emu_v4l c)
     return t;
 #endif
 }
+/* A row of 32 four-byte or eight-byte lanes copied inline (unaligned either
+ * side): gcc would otherwise call memcpy for 128 and 256 bytes. */
+typedef uint32_t emu_v8u_unaligned __attribute__((vector_size(32), aligned(1), may_alias));
+static inline void emu_copy_row32(void *d, const void *s)
+{
+    emu_v8u_unaligned *dv = d;
+    const emu_v8u_unaligned *sv = s;
+    emu_v8u_unaligned a = sv[0], b = sv[1], c = sv[2], e = sv[3];
+    dv[0] = a; dv[1] = b; dv[2] = c; dv[3] = e;
+}
+static inline void emu_copy_row64(void *d, const void *s)
+{
+    emu_copy_row32(d, s);
+    emu_copy_row32((uint8_t *)d + 128, (const uint8_t *)s + 128);
+}
+
 /* Lanes in a mask without a library call where the copy has no popcnt. */
 static inline uint32_t emu_popc(emu_mask x)
 {

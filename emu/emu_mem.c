@@ -660,7 +660,7 @@ EMU_INLINE int ld_one(struct emu_warp *w, const struct emu_inst *in, emu_mask m,
     if (a32 && size == 4 && (block = shared_run4(w, in, m, full))) {
         uint32_t *d = w->r32[in->v[0]];
         if (full) {
-            memcpy(d, block, EMU_WARP_SIZE * 4);
+            emu_copy_row32(d, block);
         } else {
             uint32_t v[EMU_WARP_SIZE];
             memcpy(v, block, sizeof v);
@@ -670,11 +670,11 @@ EMU_INLINE int ld_one(struct emu_warp *w, const struct emu_inst *in, emu_mask m,
     }
     if (full && !a32 && (block = block_ptr(w, in, size, false))) {
         if (size == 8) {
-            memcpy(w->r64[in->v[0]], block, EMU_WARP_SIZE * 8);
+            emu_copy_row64(w->r64[in->v[0]], block);
         } else {
             uint32_t *d = w->r32[in->v[0]];
             if (size == 4) {
-                memcpy(d, block, EMU_WARP_SIZE * 4);
+                emu_copy_row32(d, block);
             } else if (size == 2) {
                 uint16_t h[EMU_WARP_SIZE];
                 memcpy(h, block, sizeof h);
@@ -693,11 +693,11 @@ EMU_INLINE int ld_one(struct emu_warp *w, const struct emu_inst *in, emu_mask m,
         uint64_t val[EMU_WARP_SIZE];
         uint64_t *d = w->r64[in->v[0]];
         if (s.contiguous && !stride) {
-            memcpy(d, direct_ptr(base, s.lo, 0, 0), sizeof val);
+            emu_copy_row64(d, direct_ptr(base, s.lo, 0, 0));
             return EMU_CONTINUE;
         }
         gather64(base, &addr, a32, stride, m, full, val);
-        if (full) memcpy(d, val, sizeof val);
+        if (full) emu_copy_row64(d, val);
         else EMU_EACH(l) EMU_PUT64(d, m, l, val[l]);
         return EMU_CONTINUE;
     }
@@ -706,7 +706,7 @@ EMU_INLINE int ld_one(struct emu_warp *w, const struct emu_inst *in, emu_mask m,
     if (s.contiguous && !stride) {
         const uint8_t *p = direct_ptr(base, s.lo, 0, 0);
         if (size == 4) {
-            memcpy(d, p, sizeof val);
+            emu_copy_row32(d, p);
         } else if (size == 2) {
             uint16_t h[EMU_WARP_SIZE];
             memcpy(h, p, sizeof h);
@@ -723,7 +723,7 @@ EMU_INLINE int ld_one(struct emu_warp *w, const struct emu_inst *in, emu_mask m,
     else
         EMU_LANES(l) if (full || EMU_ON(m, l))
             val[l] = (uint32_t)load_plain(direct_ptr(base, addr_of(&addr, a32, l), l, stride), size, sgn);
-    if (full) memcpy(d, val, sizeof val);
+    if (full) emu_copy_row32(d, val);
     else EMU_EACH(l) EMU_BLEND32(d, m, l, val[l]);
     return EMU_CONTINUE;
 }
@@ -857,7 +857,7 @@ EMU_INLINE int st_one(struct emu_warp *w, const struct emu_inst *in, emu_mask m,
          * rewriting the inactive lanes' slots with what they hold is safe. */
         const uint32_t *v = w->r32[in->v[0]];
         if (full) {
-            memcpy(block, v, EMU_WARP_SIZE * 4);
+            emu_copy_row32(block, v);
         } else {
             uint32_t old[EMU_WARP_SIZE];
             memcpy(old, block, sizeof old);
@@ -868,11 +868,11 @@ EMU_INLINE int st_one(struct emu_warp *w, const struct emu_inst *in, emu_mask m,
     }
     if (full && !a32 && (block = block_ptr(w, in, size, true))) {
         if (size == 8) {
-            memcpy(block, w->r64[in->v[0]], EMU_WARP_SIZE * 8);
+            emu_copy_row64(block, w->r64[in->v[0]]);
         } else {
             const uint32_t *v = w->r32[in->v[0]];
             if (size == 4) {
-                memcpy(block, v, EMU_WARP_SIZE * 4);
+                emu_copy_row32(block, v);
             } else if (size == 2) {
                 uint16_t h[EMU_WARP_SIZE];
                 EMU_EACH(l) h[l] = (uint16_t)v[l];
@@ -890,7 +890,7 @@ EMU_INLINE int st_one(struct emu_warp *w, const struct emu_inst *in, emu_mask m,
     if (size == 8) {
         const uint64_t *v = w->r64[in->v[0]];
         if (s.contiguous && !stride) {
-            memcpy(direct_ptr(base, s.lo, 0, 0), v, EMU_WARP_SIZE * 8);
+            emu_copy_row64(direct_ptr(base, s.lo, 0, 0), v);
             return EMU_CONTINUE;
         }
         if (full)
@@ -906,7 +906,7 @@ EMU_INLINE int st_one(struct emu_warp *w, const struct emu_inst *in, emu_mask m,
     if (s.contiguous && !stride) {
         uint8_t *p = direct_ptr(base, s.lo, 0, 0);
         if (size == 4) {
-            memcpy(p, v, EMU_WARP_SIZE * 4);
+            emu_copy_row32(p, v);
         } else if (size == 2) {
             uint16_t h[EMU_WARP_SIZE];
             EMU_EACH(l) h[l] = (uint16_t)v[l];
