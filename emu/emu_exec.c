@@ -9,6 +9,7 @@
 
 #include "emu/emu_check.h"
 #include "emu/emu_exec.h"
+#include "emu/emu_lanes.h"
 #include "include/loom/loom.h"
 #include "ptx/ptx_demangle.h"
 
@@ -183,16 +184,6 @@ void emu_simt_diverge_n(struct emu_warp *w, const uint32_t *targets, const emu_m
 
 /* ---- The dispatch loop ----------------------------------------------------------- */
 
-/* Lanes in a mask, inline: this file is built for baseline x86-64, where
- * __builtin_popcount is a library call. */
-static inline uint32_t popc32(uint32_t x)
-{
-    x -= (x >> 1) & 0x55555555u;
-    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
-    x = (x + (x >> 4)) & 0x0F0F0F0Fu;
-    return (x * 0x01010101u) >> 24;
-}
-
 /* Runs one warp until it stops or `budget` instructions have run. The pc,
  * the active mask and the reconvergence pc of the top SIMT entry live in
  * registers: only control-family handlers (in->flow) change them, and those
@@ -223,7 +214,7 @@ static __attribute__((noinline)) int warp_run(struct emu_warp *w, const struct e
         w->n_inst++;
         if (m != w->count_mask) {
             w->count_mask = m;
-            w->count_lanes = popc32(m);
+            w->count_lanes = emu_popc(m);
         }
         w->n_thread_inst += w->count_lanes;
         if (in->flow) {
@@ -422,7 +413,7 @@ static uint32_t live_threads(struct emu_cta *cta)
     if (!cta->live_stale) return cta->live_threads;
     uint32_t n = 0;
     for (uint32_t i = 0; i < cta->nwarps; i++)
-        if (!cta->warps[i].done) n += popc32(cta->warps[i].valid & ~cta->warps[i].exited);
+        if (!cta->warps[i].done) n += emu_popc(cta->warps[i].valid & ~cta->warps[i].exited);
     cta->live_threads = n;
     cta->live_stale = false;
     return n;
@@ -442,7 +433,7 @@ int emu_barrier_arrive(struct emu_warp *w, const struct emu_inst *in, uint32_t i
         return emu_fault(w, in, (unsigned)__builtin_ctz(m), LOOM_ERR_LAUNCH_FAILED, 0, 0,
                          "barrier %u used with thread counts %u and %u at once", id, b->expected_count, expected);
     b->expected_count = expected;
-    b->arrived += popc32(w->valid & ~w->exited);
+    b->arrived += emu_popc(w->valid & ~w->exited);
     cta->bars_pending |= 1u << id;
     return EMU_CONTINUE;
 }

@@ -36,51 +36,11 @@ static inline uint64_t emu_lane_k64(emu_mask m, unsigned l)
     return (uint64_t)0 - ((((uint64_t)m & emu_lane_bit64[l]) + 0xFFFFFFFFu) >> 32);
 }
 
-/* The lane mask of 32 lane results that are each all-ones or zero: sign
- * bits gathered four or eight at a time (movemask) where the copy is built
- * for SSE2 or AVX2, bit by bit otherwise. */
 #if defined(__AVX2__)
 #include <immintrin.h>
 #elif defined(__SSE2__)
 #include <emmintrin.h>
 #endif
-static inline emu_mask emu_mask_of32(const int32_t c[EMU_WARP_SIZE])
-{
-#if defined(__AVX2__)
-    emu_mask t = 0;
-    for (unsigned k = 0; k < EMU_WARP_SIZE; k += 8)
-        t |= (emu_mask)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_loadu_si256((const __m256i *)(c + k)))) << k;
-    return t;
-#elif defined(__SSE2__)
-    emu_mask t = 0;
-    for (unsigned k = 0; k < EMU_WARP_SIZE; k += 4)
-        t |= (emu_mask)_mm_movemask_ps(_mm_castsi128_ps(_mm_loadu_si128((const __m128i *)(c + k)))) << k;
-    return t;
-#else
-    emu_mask t = 0;
-    for (unsigned l = 0; l < EMU_WARP_SIZE; l++) t |= (emu_mask)(c[l] < 0) << l;
-    return t;
-#endif
-}
-static inline emu_mask emu_mask_of64(const int64_t c[EMU_WARP_SIZE])
-{
-#if defined(__AVX2__)
-    emu_mask t = 0;
-    for (unsigned k = 0; k < EMU_WARP_SIZE; k += 4)
-        t |= (emu_mask)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_loadu_si256((const __m256i *)(c + k)))) << k;
-    return t;
-#elif defined(__SSE2__)
-    emu_mask t = 0;
-    for (unsigned k = 0; k < EMU_WARP_SIZE; k += 2)
-        t |= (emu_mask)_mm_movemask_pd(_mm_castsi128_pd(_mm_loadu_si128((const __m128i *)(c + k)))) << k;
-    return t;
-#else
-    emu_mask t = 0;
-    for (unsigned l = 0; l < EMU_WARP_SIZE; l++) t |= (emu_mask)(c[l] < 0) << l;
-    return t;
-#endif
-}
-
 /* Eight 32-bit or four 64-bit lanes as GCC vectors, for comparisons whose
  * lane results (all-ones or zero) become mask bits through emu_bits8/emu_bits4. */
 typedef int32_t emu_v8i __attribute__((vector_size(32)));
@@ -133,7 +93,8 @@ static inline void emu_copy_row64(void *d, const void *s)
     emu_copy_row32((uint8_t *)d + 128, (const uint8_t *)s + 128);
 }
 
-/* Lanes in a mask without a library call where the copy has no popcnt. */
+/* Lanes in a mask without a library call where the copy has no popcnt
+ * (baseline x86-64, where __builtin_popcount is one). */
 static inline uint32_t emu_popc(emu_mask x)
 {
 #if defined(__POPCNT__)
