@@ -739,6 +739,7 @@ static void describe_arg(const struct run_arg *a, const struct loom_param_info *
 
 static void print_stats(const struct loom_kernel_stats *s, void *data)
 {
+    char name[1024];
     double eff = s->warp_instructions ? 100.0 * (double)s->thread_instructions / (32.0 * (double)s->warp_instructions) : 0;
     fprintf(stderr,
             "loom run: stats: kernel '%s': %" PRIu64 " launch%s, %.6f s, %" PRIu64 " warp instructions, %" PRIu64
@@ -747,7 +748,7 @@ static void print_stats(const struct loom_kernel_stats *s, void *data)
             " resident at once; occupancy %u CTAs/SM (%.0f%% of the warp slots)\n"
             "loom run: stats: %" PRIu64 " parks (CTAs set aside unfinished), %" PRIu64 " CTAs admitted because every "
             "resident one was parked, %" PRIu64 " worker wake-up%s\n",
-            s->kernel, s->launches, s->launches == 1 ? "" : "es", s->seconds, s->warp_instructions,
+            loom_demangle(s->kernel, name, sizeof name), s->launches, s->launches == 1 ? "" : "es", s->seconds, s->warp_instructions,
             s->thread_instructions, eff, s->divergent_branches, s->barrier_waits, s->ctas, s->workers,
             s->workers == 1 ? "" : "s", s->chunks, s->steals, s->max_resident, s->occupancy_ctas_per_sm, 100.0 * s->occupancy,
             s->parks, s->admits_parked, s->wakeups, s->wakeups == 1 ? "" : "s");

@@ -307,9 +307,11 @@ void rt_state_reset_errors(void)
 static void stats_one(const struct loom_kernel_stats *s, void *data)
 {
     FILE *out = data;
+    char name[1024];
     double eff = s->warp_instructions ? 100.0 * (double)s->thread_instructions / (32.0 * (double)s->warp_instructions)
                                       : 0.0;
-    fprintf(out, "loom: %-32s %8llu %10.3f %10llu %14llu %7.1f%% %10llu %10llu %8llu %8llu %8llu %8.0f%%\n", s->kernel,
+    fprintf(out, "loom: %-32s %8llu %10.3f %10llu %14llu %7.1f%% %10llu %10llu %8llu %8llu %8llu %8.0f%%\n",
+            loom_demangle(s->kernel, name, sizeof name),
             (unsigned long long)s->launches, s->seconds * 1e3, (unsigned long long)s->ctas,
             (unsigned long long)s->warp_instructions, eff, (unsigned long long)s->divergent_branches,
             (unsigned long long)s->barrier_waits, (unsigned long long)s->parks,
@@ -319,8 +321,9 @@ static void stats_one(const struct loom_kernel_stats *s, void *data)
 static void stats_timeline(const struct loom_kernel_stats *s, void *data)
 {
     FILE *out = data;
+    char name[1024];
     if (!s->timeline_bins) return;
-    fprintf(out, "loom: %s:\n", s->kernel);
+    fprintf(out, "loom: %s:\n", loom_demangle(s->kernel, name, sizeof name));
     loom_stats_print_timeline(out, "loom:   ", s);
 }
 
