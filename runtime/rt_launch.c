@@ -179,7 +179,10 @@ cudaError_t cudaGetFuncBySymbol(cudaFunction_t *functionPtr, const void *symbolP
                      f ? f->device_name : "?");
 }
 
-/* Resolves func (host stub or handle) to Loom's kernel, loading its module. */
+/* Resolves func (host stub or handle) to Loom's kernel, loading its module.
+ * CUDA 13 on an H100 answers a function that is no kernel as it answers a bad
+ * handle, in every per-function call (tests/faults/cuda/host_misuse: attributes,
+ * cache config, name, parameter info, occupancy). */
 static cudaError_t kernel_of(const void *func, struct CUkern_st **out_f, struct loom_kernel **out_k)
 {
     cudaError_t e = rt_enter();
@@ -188,7 +191,7 @@ static cudaError_t kernel_of(const void *func, struct CUkern_st **out_f, struct 
     struct CUkern_st *f = rt_function_find(func);
     *out_f = f;
     if (!f)
-        return cudaErrorInvalidDeviceFunction;
+        return cudaErrorInvalidResourceHandle;
     return rt_function_kernel(f, out_k);
 }
 
@@ -197,9 +200,6 @@ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *f
     struct CUkern_st *f = NULL;
     struct loom_kernel *k = NULL;
     cudaError_t e = attr ? kernel_of(func, &f, &k) : cudaErrorInvalidValue;
-    /* CUDA 13 on an H100 answers a function that is no kernel as it answers a bad handle */
-    if (e == cudaErrorInvalidDeviceFunction && !f)
-        e = cudaErrorInvalidResourceHandle;
     if (e == cudaSuccess) {
         struct loom_kernel_attrs a;
         loom_kernel_attrs(k, &a);
@@ -253,7 +253,7 @@ cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, 
 cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheConfig)
 {
     struct CUkern_st *f = rt_function_find(func);
-    return rt_return(f ? cudaSuccess : cudaErrorInvalidDeviceFunction, "cudaFuncSetCacheConfig(%s, %d)",
+    return rt_return(f ? cudaSuccess : cudaErrorInvalidResourceHandle, "cudaFuncSetCacheConfig(%s, %d)",
                      f ? f->device_name : "?", (int)cacheConfig);
 }
 
@@ -263,7 +263,7 @@ cudaError_t cudaFuncGetName(const char **name, const void *func)
     if (!name)
         return rt_return(cudaErrorInvalidValue, "cudaFuncGetName(NULL)");
     *name = f ? f->device_name : NULL;
-    return rt_return(f ? cudaSuccess : cudaErrorInvalidDeviceFunction, "cudaFuncGetName(%s)", *name ? *name : "?");
+    return rt_return(f ? cudaSuccess : cudaErrorInvalidResourceHandle, "cudaFuncGetName(%s)", *name ? *name : "?");
 }
 
 cudaError_t cudaFuncGetParamInfo(const void *func, size_t paramIndex, size_t *paramOffset, size_t *paramSize)

@@ -188,6 +188,30 @@ static cudaError_t memset_async_past_end(void)
     return e;
 }
 static cudaError_t memcpy_to_symbol_past_end(void) { int h[16] = {}; return cudaMemcpyToSymbol(sym, h, sizeof h, sizeof(int)); }
+// The other per-function calls, given a host function that is no kernel.
+static cudaError_t func_set_attr_not_a_kernel(void)
+{
+    return cudaFuncSetAttribute((const void *)not_a_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 1024);
+}
+static cudaError_t func_cache_config_not_a_kernel(void)
+{
+    return cudaFuncSetCacheConfig((const void *)not_a_kernel, cudaFuncCachePreferShared);
+}
+static cudaError_t func_get_name_not_a_kernel(void)
+{
+    const char *name = nullptr;
+    return cudaFuncGetName(&name, (const void *)not_a_kernel);
+}
+static cudaError_t occupancy_not_a_kernel(void)
+{
+    int n = 0;
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, (const void *)not_a_kernel, 128, 0);
+}
+static cudaError_t param_info_not_a_kernel(void)
+{
+    size_t off = 0, size = 0;
+    return cudaFuncGetParamInfo((const void *)not_a_kernel, 0, &off, &size);
+}
 // cudaFree of a __device__ variable's address: the module owns it.
 static cudaError_t free_device_symbol(void)
 {
@@ -214,7 +238,8 @@ static const test_case cases[] = {
     CASE(launch_destroyed_stream), CASE(launch_not_a_kernel), CASE(launch_null_args), CASE(func_attrs_not_a_kernel),
     CASE(memcpy_async_h2d_past_end), CASE(memcpy_d2d_past_end), CASE(memcpy_default_past_end), CASE(memcpy_h2d_wild_src),
     CASE(memcpy2d_past_end), CASE(memset_async_past_end), CASE(memcpy_to_symbol_past_end),
-    CASE(free_device_symbol),
+    CASE(free_device_symbol), CASE(func_set_attr_not_a_kernel), CASE(func_cache_config_not_a_kernel),
+    CASE(func_get_name_not_a_kernel), CASE(occupancy_not_a_kernel), CASE(param_info_not_a_kernel),
 #undef CASE
 };
 
