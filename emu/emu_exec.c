@@ -408,15 +408,18 @@ void emu_cta_begin(struct emu_cta *cta, const uint32_t ctaid[3], uint32_t smid)
 /* Threads of the CTA that have not exited. Lanes exit only through
  * emu_simt_remove_lanes and warps finish only in emu_cta_run, which mark the
  * count stale; every barrier arrival asks for it. */
-static uint32_t live_threads(struct emu_cta *cta)
+static __attribute__((noinline)) uint32_t count_live_threads(struct emu_cta *cta)
 {
-    if (!cta->live_stale) return cta->live_threads;
     uint32_t n = 0;
     for (uint32_t i = 0; i < cta->nwarps; i++)
         if (!cta->warps[i].done) n += emu_popc(cta->warps[i].valid & ~cta->warps[i].exited);
     cta->live_threads = n;
     cta->live_stale = false;
     return n;
+}
+static inline uint32_t live_threads(struct emu_cta *cta)
+{
+    return cta->live_stale ? count_live_threads(cta) : cta->live_threads;
 }
 
 /* A warp arrives at barrier `id`. Counting is per warp, as the hardware does:
@@ -438,13 +441,17 @@ int emu_barrier_arrive(struct emu_warp *w, const struct emu_inst *in, uint32_t i
     return EMU_CONTINUE;
 }
 
-/* Releases barrier `id` if every expected thread has arrived; returns whether it did. */
-static bool barrier_try_release(struct emu_cta *cta, uint32_t id)
+/* Whether every thread barrier `id` expects has arrived. */
+static inline bool barrier_full(struct emu_cta *cta, uint32_t id)
+{
+    const struct emu_barrier *b = &cta->bars[id];
+    return b->arrived && b->arrived >= (b->expected_count ? b->expected_count : live_threads(cta));
+}
+
+/* Releases a full barrier: its waiting warps run again (bar.red results delivered). */
+static __attribute__((noinline)) void barrier_release(struct emu_cta *cta, uint32_t id)
 {
     struct emu_barrier *b = &cta->bars[id];
-    if (!b->arrived) return false;
-    uint32_t need = b->expected_count ? b->expected_count : live_threads(cta);
-    if (b->arrived < need) return false;
     for (uint32_t i = 0; i < cta->nwarps; i++) {
         struct emu_warp *w = &cta->warps[i];
         if (w->wait.kind != EMU_WAIT_BARRIER || w->wait.barrier != id) continue;
@@ -465,7 +472,12 @@ static bool barrier_try_release(struct emu_cta *cta, uint32_t id)
     cta->bars_pending &= ~(1u << id);
     b->red_popc = 0; b->red_and_fail = 0; b->red_or_any = 0;
     if (cta->race) emu_check_barrier(cta);
-    return true;
+}
+
+/* Releases barrier `id` if every expected thread has arrived. */
+static inline void barrier_try_release(struct emu_cta *cta, uint32_t id)
+{
+    if (barrier_full(cta, id)) barrier_release(cta, id);
 }
 
 
