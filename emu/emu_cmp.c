@@ -173,12 +173,12 @@ STAMP_SET_X2(f16x2, f16, f16hi) STAMP_SET_X2(f16x2ftz, f16ftz, f16hiftz) STAMP_S
 /* ---- The common setp, fast ------------------------------------------------------
  * setp.cmp.type p, a, b with no combining predicate and no q, for 32- and
  * 64-bit integers and f32/f64 without .ftz: one handler per comparison (no
- * switch), the lane results gathered with movemask. A conditional branch on p
- * right after it in the same block fuses with it (emu_setp_fuse_bra): the
- * handler then also branches, and skips the bra, which stays in place for
- * anything that jumps to it. */
-/* One comparison of 8 (32-bit) or 4 (64-bit) lanes at a time as GCC vectors;
- * COND yields all-ones or zero per lane (bitwise operators combine them). */
+ * switch), comparing 8 (32-bit) or 4 (64-bit) lanes at a time as GCC vectors
+ * (COND yields all-ones or zero per lane; bitwise operators combine them) and
+ * gathering the results with movemask. A conditional branch on p right after
+ * it in the same block fuses with it (emu_setp_fused, called by the control
+ * selector): the handler then also branches, and skips the bra, which stays
+ * in place for anything that jumps to it. */
 #define FAST_LOOP(VT, STEP, BITS, RT, FILE, COND) \
     const RT *ra = w->FILE[in->a], *rb = w->FILE[in->b]; \
     t = 0; \
@@ -202,9 +202,7 @@ static inline int fused_branch(struct emu_warp *w, const struct emu_inst *in, em
     w->n_inst++;                                  /* the bra, as the dispatch loop would count it */
     w->n_thread_inst += emu_popc(taken);
     w->pc++;                                      /* past the bra */
-    if (!taken) return EMU_CONTINUE;
-    if (taken == w->active) { w->pc = in->target; return EMU_CONTINUE; }
-    emu_simt_diverge(w, taken, in->target, in->reconv);
+    if (taken) emu_simt_branch(w, taken, in->target, in->reconv);
     return EMU_CONTINUE;
 }
 
@@ -252,14 +250,6 @@ static const struct fast_pair fast_setp[6][EMU_CMP_NAN + 1] = {
     FAST_ROW_INT(u32), FAST_ROW_INT(s32), FAST_ROW_INT(u64), FAST_ROW_INT(s64), FAST_ROW_FLT(f32), FAST_ROW_FLT(f64),
 };
 
-/* The fast handler for a setp of source kind sk (enum below) and comparison cc, or NULL. */
-static int fast_kind(int sk);
-static emu_fn fast_setp_fn(int sk, int cc)
-{
-    int k = fast_kind(sk);
-    return k < 0 || cc < 0 || cc > EMU_CMP_NAN ? NULL : fast_setp[k][cc].f[0];
-}
-
 /* For the bra selector: when `prev` is a fast setp, turns it into the fused
  * setp + branch (target, reconv and the bra's negation are copied by the caller). */
 emu_fn emu_setp_fused(emu_fn setp)
@@ -284,6 +274,13 @@ static int fast_kind(int sk)
     case SK_F64: return 5;
     default: return -1;
     }
+}
+
+/* The fast handler for a setp of source kind sk and comparison cc, or NULL. */
+static emu_fn fast_setp_fn(int sk, int cc)
+{
+    int k = fast_kind(sk);
+    return k < 0 || cc < 0 || cc > EMU_CMP_NAN ? NULL : fast_setp[k][cc].f[0];
 }
 static const emu_fn setp_fns[SK_N] = {
     h_setp_u16, h_setp_s16, h_setp_u32, h_setp_s32, h_setp_u64, h_setp_s64, h_setp_f32, h_setp_f32ftz,

@@ -18,11 +18,7 @@
 /* bra: uniform when every active lane agrees, else split at the reconvergence point. */
 static int h_bra(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
 {
-    if (m == w->active) {
-        w->pc = in->target;
-        return EMU_CONTINUE;
-    }
-    emu_simt_diverge(w, m, in->target, in->reconv);
+    emu_simt_branch(w, m, in->target, in->reconv);
     return EMU_CONTINUE;
 }
 
