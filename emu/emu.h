@@ -51,6 +51,8 @@ struct emu_inst {
     uint8_t space;           /* memory ops: enum ptx_space of the access (NONE = generic) */
     uint8_t addr32;          /* memory ops: the address row a is an r32 row (else r64) */
     uint8_t flow;            /* the handler may change pc, the active mask or the SIMT stack (control family) */
+    uint8_t run;             /* instructions from this one that run straight on: none is flow, none after
+                              * the first is a reconvergence point (0 for flow instructions; at most 255) */
     uint16_t v[8];           /* vector element rows (ld/st .v2/.v4, mov pack/unpack) */
     int64_t imm;             /* address offset, literal that handlers need as such */
     uint32_t target;         /* branch target pc */
@@ -147,8 +149,6 @@ struct emu_warp {
     struct emu_gcache { uint64_t base, end; uint32_t flags; } gcache_prev[3];  /* the ones hit before it */
     /* Counters (observers). */
     uint64_t n_inst, n_thread_inst, n_diverge, n_barrier;
-    emu_mask count_mask;                 /* popcount cache for n_thread_inst */
-    uint32_t count_lanes;
 };
 
 /* A barrier's state inside a CTA. */

@@ -327,11 +327,13 @@ bool emu_check_shared(struct emu_warp *w, const struct emu_inst *in, unsigned l,
     struct emu_race *r = race_of(w->cta);
     if (!r || off + size > r->size) return true;
     uint32_t t = w->id * EMU_WARP_SIZE + l, warp = w->id, we = r->wepoch[warp];
+    /* One dynamic instruction of the warp: the dispatch loop counts a straight-line run at
+     * once, so the count and the pc together name it. */
     uint32_t inst = (uint32_t)w->n_inst;
     for (unsigned k = 0; k < size; k++) {
         struct race_cell *c = &r->cell[off + k];
         if (c->w_epoch != RACE_NONE && !ordered(r, c->w_tid, c->w_epoch, c->w_wepoch, t, warp) &&
-            !(write && c->w_tid / EMU_WARP_SIZE == warp && c->w_inst == inst))
+            !(write && c->w_tid / EMU_WARP_SIZE == warp && c->w_inst == inst && c->w_pc == pc))
             return race_report(w, in, l, off, size, write, true, c->w_tid, c->w_pc);
         if (write) {
             for (int j = 0; j < 2; j++)

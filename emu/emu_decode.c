@@ -854,6 +854,28 @@ static bool assign_rows(struct emu_build *b, const struct ptx_module *m, struct 
     return n32 < EMU_MAX_ROWS && n64 < EMU_MAX_ROWS && npred < EMU_MAX_ROWS;
 }
 
+/* Straight-line runs for the dispatch loop (emu_inst.run): from each pc, how
+ * many instructions run one after another with no control-flow handler among
+ * them and no reconvergence point after the first, so that the loop can count
+ * and budget them once and need not test the reconvergence pc between them. */
+static bool mark_runs(struct emu_program *p)
+{
+    uint8_t *is_reconv = calloc(p->ncode + 1, 1);
+    if (!is_reconv) return false;
+    for (uint32_t pc = 0; pc < p->ncode; pc++)
+        if (p->code[pc].reconv < p->ncode) is_reconv[p->code[pc].reconv] = 1;
+    uint32_t next = 0;   /* run of pc + 1 */
+    for (uint32_t pc = p->ncode; pc-- > 0;) {
+        struct emu_inst *in = &p->code[pc];
+        uint32_t run = 0;
+        if (!in->flow) run = (pc + 1 < p->ncode && !is_reconv[pc + 1] && next < 255) ? next + 1 : 1;
+        in->run = (uint8_t)run;
+        next = run;
+    }
+    free(is_reconv);
+    return true;
+}
+
 struct emu_program *emu_program_build(const struct ptx_module *m, const struct emu_symbols *syms,
                                       struct ptx_diags *diags)
 {
@@ -903,6 +925,7 @@ struct emu_program *emu_program_build(const struct ptx_module *m, const struct e
     bool failed = dc->failed || !ok;
     free(b);
     if (failed) { emu_program_free(p); return NULL; }
+    if (!mark_runs(p)) { emu_program_free(p); return NULL; }
     return p;
 }
 

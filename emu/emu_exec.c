@@ -182,56 +182,245 @@ void emu_simt_diverge_n(struct emu_warp *w, const uint32_t *targets, const emu_m
     simt_load_top(w);
 }
 
+/* ---- Barriers ---------------------------------------------------------------------- */
+
+static __attribute__((noinline)) uint32_t count_live_threads(struct emu_cta *cta)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < cta->nwarps; i++)
+        if (!cta->warps[i].done) n += emu_popc(cta->warps[i].valid & ~cta->warps[i].exited);
+    cta->live_threads = n;
+    cta->live_stale = false;
+    return n;
+}
+static inline uint32_t live_threads(struct emu_cta *cta)
+{
+    return cta->live_stale ? count_live_threads(cta) : cta->live_threads;
+}
+
+/* A warp arrives at barrier `id`. Counting is per warp, as the hardware does:
+ * the warp's live threads arrive together. */
+int emu_barrier_arrive(struct emu_warp *w, const struct emu_inst *in, uint32_t id, uint32_t count, emu_mask m)
+{
+    struct emu_cta *cta = w->cta;
+    if (id >= 16)
+        return emu_fault(w, in, (unsigned)__builtin_ctz(m), LOOM_ERR_LAUNCH_FAILED, 0, 0,
+                         "barrier id %u out of range (0..15)", id);
+    struct emu_barrier *b = &cta->bars[id];
+    uint32_t expected = count ? count : 0;
+    if (b->arrived && b->expected_count != expected)
+        return emu_fault(w, in, (unsigned)__builtin_ctz(m), LOOM_ERR_LAUNCH_FAILED, 0, 0,
+                         "barrier %u used with thread counts %u and %u at once", id, b->expected_count, expected);
+    b->expected_count = expected;
+    b->arrived += emu_popc(w->valid & ~w->exited);
+    cta->bars_pending |= 1u << id;
+    return EMU_CONTINUE;
+}
+
+/* Whether every thread barrier `id` expects has arrived. */
+static inline bool barrier_full(struct emu_cta *cta, uint32_t id)
+{
+    const struct emu_barrier *b = &cta->bars[id];
+    return b->arrived && b->arrived >= (b->expected_count ? b->expected_count : live_threads(cta));
+}
+
+/* Releases a full barrier: its waiting warps run again (bar.red results delivered). */
+static __attribute__((noinline)) void barrier_release(struct emu_cta *cta, uint32_t id)
+{
+    struct emu_barrier *b = &cta->bars[id];
+    for (uint32_t i = 0; i < cta->nwarps; i++) {
+        struct emu_warp *w = &cta->warps[i];
+        if (w->wait.kind != EMU_WAIT_BARRIER || w->wait.barrier != id) continue;
+        if (w->wait.red_op) {
+            uint32_t v = w->wait.red_op == 1 ? b->red_popc : w->wait.red_op == 2 ? (b->red_and_fail == 0)
+                                                                                  : (b->red_or_any != 0);
+            if (w->wait.red_to_pred) {
+                emu_mask mm = w->wait.red_mask;
+                w->pred[w->wait.red_dst] = (w->pred[w->wait.red_dst] & ~mm) | (v ? mm : 0);
+            } else {
+                for (unsigned l = 0; l < EMU_WARP_SIZE; l++)
+                    if (EMU_ON(w->wait.red_mask, l)) w->r32[w->wait.red_dst][l] = v;
+            }
+        }
+        w->wait.kind = EMU_WAIT_NONE;
+    }
+    b->arrived = 0;
+    cta->bars_pending &= ~(1u << id);
+    b->red_popc = 0; b->red_and_fail = 0; b->red_or_any = 0;
+    if (cta->race) emu_check_barrier(cta);
+}
+
+/* Releases barrier `id` if every expected thread has arrived. */
+static inline void barrier_try_release(struct emu_cta *cta, uint32_t id)
+{
+    if (barrier_full(cta, id)) barrier_release(cta, id);
+}
+
+
+static void barriers_try_release(struct emu_cta *cta)
+{
+    for (uint32_t p = cta->bars_pending; p; p &= p - 1)
+        barrier_try_release(cta, (uint32_t)__builtin_ctz(p));
+}
+
 /* ---- The dispatch loop ----------------------------------------------------------- */
 
-/* Runs one warp until it stops or `budget` instructions have run. The pc,
+/* Lanes of a mask: the popcnt instruction where the CPU has it, even in the
+ * baseline build (the loop below counts lanes whenever the active mask changes). */
+static bool have_popcnt;
+
+__attribute__((constructor)) static void detect_popcnt(void)
+{
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    have_popcnt = __builtin_cpu_supports("popcnt");
+#endif
+}
+
+static inline uint32_t lanes_of(emu_mask x)
+{
+#if defined(__x86_64__) && !defined(__POPCNT__)
+    if (__builtin_expect(have_popcnt, 1)) {
+        uint32_t r;
+        __asm__("popcntl %1, %0" : "=r"(r) : "rm"(x) : "cc");
+        return r;
+    }
+#endif
+    return emu_popc(x);
+}
+
+/* What warp_run returns when the pass over the CTA's warps ended at a warp
+ * that stopped at a barrier or exited, and warp_run already did what
+ * emu_cta_run does for such a stop. */
+#define WARP_RUN_PASS_DONE 100
+
+/* The next warp of the pass after warp i that can run, or nwarps. */
+static inline uint32_t next_runnable(const struct emu_cta *cta, uint32_t i)
+{
+    while (++i < cta->nwarps) {
+        const struct emu_warp *w = &cta->warps[i];
+        if (!w->done && w->wait.kind != EMU_WAIT_BARRIER) break;
+    }
+    return i;
+}
+
+/* Runs warp *pi until it stops or `slice` instructions have run. The pc,
  * the active mask and the reconvergence pc of the top SIMT entry live in
  * registers: only control-family handlers (in->flow) change them, and those
  * see w->pc already advanced (branches overwrite it), after which all three
- * are reloaded. Other handlers never read w->pc. */
-static __attribute__((noinline)) int warp_run(struct emu_warp *w, const struct emu_inst *code, uint64_t budget)
+ * are reloaded. Other handlers never read w->pc.
+ *
+ * Instructions other than control flow run in straight-line runs (in->run,
+ * marked by the decoder): a run is counted and charged to the slice once,
+ * its instructions need no reconvergence test, and only guarded ones adjust
+ * the thread count. A handler that stops the warp inside a run (a fault) takes
+ * back the count of the instructions after it.
+ *
+ * A warp that stops at a barrier or exits hands over to the next warp of
+ * emu_cta_run's pass here, doing what emu_cta_run would do: the switch costs
+ * no return and call. *pi is then the warp that stopped last, and *spent the
+ * instructions all of them ran. */
+static __attribute__((noinline)) int warp_run(struct emu_cta *cta, uint32_t *pi, const struct emu_inst *code,
+                                              uint64_t slice, uint64_t *spent)
 {
-    uint32_t pc = w->pc, reconv = w->stack[w->sp - 1].reconv;
-    emu_mask active = w->active;
+    uint32_t i = *pi;
+    struct emu_warp *w = &cta->warps[i];
+    uint64_t budget, start, total = 0;
+    uint32_t pc, reconv, lanes;
+    emu_mask active;
     int rc;
+load:
+    budget = slice;
+    start = w->n_inst;
+    pc = w->pc;
+    reconv = w->stack[w->sp - 1].reconv;
+    active = w->active;
+    lanes = lanes_of(active);
     for (;;) {
         if (pc == reconv) {                      /* reconvergence: pop */
             w->sp--;
             simt_load_top(w);
-            rc = emu_simt_settle(w);
-            if (rc) return rc;
+            if ((rc = emu_simt_settle(w))) goto stop;
             pc = w->pc;
             active = w->active;
+            lanes = lanes_of(active);
             reconv = w->stack[w->sp - 1].reconv;
             continue;
         }
-        const struct emu_inst *in = &code[pc++];
-        emu_mask m = active;
-        if (in->guard != EMU_NOGUARD) {
-            emu_mask p = w->pred[in->guard];
-            m &= in->guard_neg ? ~p : p;
-        }
-        w->n_inst++;
-        if (m != w->count_mask) {
-            w->count_mask = m;
-            w->count_lanes = emu_popc(m);
-        }
-        w->n_thread_inst += w->count_lanes;
-        if (in->flow) {
-            w->pc = pc;
-            if (m && (rc = in->fn(w, in, m)) != EMU_CONTINUE) return rc;
+        const struct emu_inst *in = &code[pc];
+        uint64_t n = in->run;
+        if (n) {
+            if (n > budget) n = budget;
+            budget -= n;
+            w->n_inst += n;
+            w->n_thread_inst += lanes * n;
+            const struct emu_inst *end = in + n;
+            do {
+                emu_mask m = active;
+                if (in->guard != EMU_NOGUARD) {
+                    emu_mask p = w->pred[in->guard];
+                    m &= in->guard_neg ? ~p : p;
+                    w->n_thread_inst -= lanes - lanes_of(m);
+                    if (!m) continue;
+                }
+                if ((rc = in->fn(w, in, m)) != EMU_CONTINUE) {
+                    in++;
+                    w->n_inst -= (uint64_t)(end - in);
+                    w->n_thread_inst -= (uint64_t)lanes * (uint64_t)(end - in);
+                    w->pc = (uint32_t)(in - code);
+                    goto out;
+                }
+            } while (++in < end);
+            pc = (uint32_t)(in - code);
+        } else {                                 /* a control-flow instruction */
+            emu_mask m = active;
+            if (in->guard != EMU_NOGUARD) {
+                emu_mask p = w->pred[in->guard];
+                m &= in->guard_neg ? ~p : p;
+            }
+            w->n_inst++;
+            w->n_thread_inst += m == active ? lanes : lanes_of(m);
+            budget--;
+            w->pc = ++pc;
+            if (m && (rc = in->fn(w, in, m)) != EMU_CONTINUE) goto stop;
             pc = w->pc;
-            active = w->active;
+            if (w->active != active) {
+                active = w->active;
+                lanes = lanes_of(active);
+            }
             reconv = w->stack[w->sp - 1].reconv;
-        } else if (m && (rc = in->fn(w, in, m)) != EMU_CONTINUE) {
-            w->pc = pc;
-            return rc;
         }
-        if (--budget == 0) {
+        if (budget == 0) {
             w->pc = pc;
-            return EMU_STOP_YIELD;
+            rc = EMU_STOP_YIELD;
+            goto out;
         }
     }
+stop:                                            /* a barrier or an exit: on to the next warp */
+    if (rc == EMU_STOP_BARRIER) {
+        w->n_barrier++;
+        barrier_try_release(cta, w->wait.barrier);
+    } else if (rc == EMU_STOP_EXIT) {
+        w->done = true;
+        cta->nexited_warps++;
+        cta->live_stale = true;
+        barriers_try_release(cta);
+    } else {
+        goto out;
+    }
+    rc = WARP_RUN_PASS_DONE;
+    uint32_t next = next_runnable(cta, i);
+    if (next < cta->nwarps) {
+        total += w->n_inst - start;
+        i = next;
+        w = &cta->warps[i];
+        w->wait.kind = EMU_WAIT_NONE;
+        goto load;
+    }
+out:
+    *pi = i;
+    *spent = total + (w->n_inst - start);
+    return rc;
 }
 
 /* ---- CTAs -------------------------------------------------------------------------- */
@@ -408,85 +597,6 @@ void emu_cta_begin(struct emu_cta *cta, const uint32_t ctaid[3], uint32_t smid)
 /* Threads of the CTA that have not exited. Lanes exit only through
  * emu_simt_remove_lanes and warps finish only in emu_cta_run, which mark the
  * count stale; every barrier arrival asks for it. */
-static __attribute__((noinline)) uint32_t count_live_threads(struct emu_cta *cta)
-{
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < cta->nwarps; i++)
-        if (!cta->warps[i].done) n += emu_popc(cta->warps[i].valid & ~cta->warps[i].exited);
-    cta->live_threads = n;
-    cta->live_stale = false;
-    return n;
-}
-static inline uint32_t live_threads(struct emu_cta *cta)
-{
-    return cta->live_stale ? count_live_threads(cta) : cta->live_threads;
-}
-
-/* A warp arrives at barrier `id`. Counting is per warp, as the hardware does:
- * the warp's live threads arrive together. */
-int emu_barrier_arrive(struct emu_warp *w, const struct emu_inst *in, uint32_t id, uint32_t count, emu_mask m)
-{
-    struct emu_cta *cta = w->cta;
-    if (id >= 16)
-        return emu_fault(w, in, (unsigned)__builtin_ctz(m), LOOM_ERR_LAUNCH_FAILED, 0, 0,
-                         "barrier id %u out of range (0..15)", id);
-    struct emu_barrier *b = &cta->bars[id];
-    uint32_t expected = count ? count : 0;
-    if (b->arrived && b->expected_count != expected)
-        return emu_fault(w, in, (unsigned)__builtin_ctz(m), LOOM_ERR_LAUNCH_FAILED, 0, 0,
-                         "barrier %u used with thread counts %u and %u at once", id, b->expected_count, expected);
-    b->expected_count = expected;
-    b->arrived += emu_popc(w->valid & ~w->exited);
-    cta->bars_pending |= 1u << id;
-    return EMU_CONTINUE;
-}
-
-/* Whether every thread barrier `id` expects has arrived. */
-static inline bool barrier_full(struct emu_cta *cta, uint32_t id)
-{
-    const struct emu_barrier *b = &cta->bars[id];
-    return b->arrived && b->arrived >= (b->expected_count ? b->expected_count : live_threads(cta));
-}
-
-/* Releases a full barrier: its waiting warps run again (bar.red results delivered). */
-static __attribute__((noinline)) void barrier_release(struct emu_cta *cta, uint32_t id)
-{
-    struct emu_barrier *b = &cta->bars[id];
-    for (uint32_t i = 0; i < cta->nwarps; i++) {
-        struct emu_warp *w = &cta->warps[i];
-        if (w->wait.kind != EMU_WAIT_BARRIER || w->wait.barrier != id) continue;
-        if (w->wait.red_op) {
-            uint32_t v = w->wait.red_op == 1 ? b->red_popc : w->wait.red_op == 2 ? (b->red_and_fail == 0)
-                                                                                  : (b->red_or_any != 0);
-            if (w->wait.red_to_pred) {
-                emu_mask mm = w->wait.red_mask;
-                w->pred[w->wait.red_dst] = (w->pred[w->wait.red_dst] & ~mm) | (v ? mm : 0);
-            } else {
-                for (unsigned l = 0; l < EMU_WARP_SIZE; l++)
-                    if (EMU_ON(w->wait.red_mask, l)) w->r32[w->wait.red_dst][l] = v;
-            }
-        }
-        w->wait.kind = EMU_WAIT_NONE;
-    }
-    b->arrived = 0;
-    cta->bars_pending &= ~(1u << id);
-    b->red_popc = 0; b->red_and_fail = 0; b->red_or_any = 0;
-    if (cta->race) emu_check_barrier(cta);
-}
-
-/* Releases barrier `id` if every expected thread has arrived. */
-static inline void barrier_try_release(struct emu_cta *cta, uint32_t id)
-{
-    if (barrier_full(cta, id)) barrier_release(cta, id);
-}
-
-
-static void barriers_try_release(struct emu_cta *cta)
-{
-    for (uint32_t p = cta->bars_pending; p; p &= p - 1)
-        barrier_try_release(cta, (uint32_t)__builtin_ctz(p));
-}
-
 /* Reports a barrier that can never complete: every live warp waits. */
 static void report_deadlock(struct emu_cta *cta)
 {
@@ -523,11 +633,11 @@ enum emu_cta_state emu_cta_run(struct emu_cta *cta, uint64_t budget)
             if (w->done) continue;
             all_done = false;
             if (w->wait.kind == EMU_WAIT_BARRIER) continue;
-            uint64_t before = w->n_inst;
             w->wait.kind = EMU_WAIT_NONE;
-            int rc = warp_run(w, code, slice);
+            uint64_t spent;
+            int rc = warp_run(cta, &i, code, slice, &spent);   /* may go on to later warps */
+            w = &cta->warps[i];
             ran = true;
-            uint64_t spent = w->n_inst - before;
             budget = budget > spent ? budget - spent : 0;
             switch (rc) {
             case EMU_STOP_FAULT:

@@ -669,6 +669,10 @@ EMU_INLINE int ld_one(struct emu_warp *w, const struct emu_inst *in, emu_mask m,
         return EMU_CONTINUE;
     }
     if (full && !a32 && (block = block_ptr(w, in, size, false))) {
+        /* Warps of a grid-stride or streaming kernel read the next blocks soon: ask
+         * for them early, as the GPU's memory system would have them in flight. */
+        __builtin_prefetch(block + 1024);
+        __builtin_prefetch(block + 1024 + 64);
         if (size == 8) {
             emu_copy_row64(w->r64[in->v[0]], block);
         } else {
