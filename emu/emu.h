@@ -34,6 +34,26 @@ enum emu_step {
 };
 typedef int (*emu_fn)(struct emu_warp *w, const struct emu_inst *in, emu_mask m);
 
+/* ---- Chained handlers --------------------------------------------------------
+ * Unguarded instructions other than control flow that follow one another with
+ * no reconvergence point between them form a straight-line run
+ * (emu_inst.run). A run executes as a chain: each handler ends with
+ * EMU_NEXT(), which calls the next instruction's handler in tail position (a
+ * jump), so the dispatch loop makes one call per run and each handler's own
+ * indirect jump predicts its successor. Only handlers marked EMU_CHAINED end
+ * that way, and the decoder lets no other handler into a run: it knows them
+ * by the section they are placed in. A handler that stops the warp (a fault)
+ * returns its stop code instead, and the chain ends there.
+ * A run may end with an unguarded branch (EMU_CHAINED_FLOW: bra, and setp
+ * fused with @p bra). When every active lane goes the same way, the branch
+ * goes on with the run at its destination (emu_chain_to, emu_lanes.h), so a
+ * loop with uniform control runs as one chain until the warp's slice
+ * (emu_warp.chain_left) is spent; a split goes back to the dispatch loop. */
+#define EMU_CHAINED __attribute__((section("loom_chain")))
+#define EMU_CHAINED_FLOW __attribute__((section("loom_chainf")))
+#define EMU_NEXT() return in->run > 1 ? in[1].fn(w, in + 1, m) : EMU_CONTINUE
+#define EMU_RUN_MAX 64u
+
 /* One decoded instruction. Operand fields name rows in the register file the
  * handler implies: r32 rows for types up to 32 bits (8/16-bit values are kept
  * zero-extended in the low bits), r64 rows for 64-bit types, pred masks for
@@ -51,8 +71,7 @@ struct emu_inst {
     uint8_t space;           /* memory ops: enum ptx_space of the access (NONE = generic) */
     uint8_t addr32;          /* memory ops: the address row a is an r32 row (else r64) */
     uint8_t flow;            /* the handler may change pc, the active mask or the SIMT stack (control family) */
-    uint8_t run;             /* instructions from this one that run straight on: none is flow, none after
-                              * the first is a reconvergence point (0 for flow instructions; at most 255) */
+    uint8_t run;             /* length of the chained run from here (see above), 0 outside runs */
     uint16_t v[8];           /* vector element rows (ld/st .v2/.v4, mov pack/unpack) */
     int64_t imm;             /* address offset, literal that handlers need as such */
     uint32_t target;         /* branch target pc */
@@ -149,6 +168,7 @@ struct emu_warp {
     struct emu_gcache { uint64_t base, end; uint32_t flags; } gcache_prev[3];  /* the ones hit before it */
     /* Counters (observers). */
     uint64_t n_inst, n_thread_inst, n_diverge, n_barrier;
+    uint64_t chain_left;                 /* instructions a chain may still run (warp_run's slice) */
 };
 
 /* A barrier's state inside a CTA. */

@@ -195,7 +195,8 @@ STAMP_SET_X2(f16x2, f16, f16hi) STAMP_SET_X2(f16x2ftz, f16ftz, f16hiftz) STAMP_S
 #define FAST_S64(COND) FAST_LOOP(emu_v4l, 4, emu_bits4, uint64_t, r64, (emu_v4l)(COND))
 #define FAST_F64(COND) FAST_LOOP(emu_v4d, 4, emu_bits4, uint64_t, r64, (emu_v4l)(COND))
 
-/* The branch half of a fused setp + @p bra (in->nv: the bra was @!p). */
+/* The branch half of a fused setp + @p bra (in->nv: the bra was @!p), which
+ * sits at pc in->src + 1: m is the active mask (the setp has no guard). */
 static inline int fused_branch(struct emu_warp *w, const struct emu_inst *in, emu_mask m, emu_mask p)
 {
     emu_mask taken = m & (in->nv ? ~p : p);
@@ -206,20 +207,19 @@ static inline int fused_branch(struct emu_warp *w, const struct emu_inst *in, em
     w->n_inst++;
     __asm__ volatile("" ::: "memory");
     w->n_thread_inst += emu_popc(taken);
-    w->pc++;                                      /* past the bra */
-    if (taken) emu_simt_branch(w, taken, in->target, in->reconv);
-    return EMU_CONTINUE;
+    return emu_branch_chain(w, in, taken, in->src + 2);
 }
 
 #define STAMP_FAST(kind, cmpname, LOOP, COND) \
-    static int h_setpf_##kind##_##cmpname(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    static EMU_CHAINED int h_setpf_##kind##_##cmpname(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
     { \
         emu_mask t; \
         LOOP(COND) \
         w->pred[in->d] = (w->pred[in->d] & ~m) | (t & m); \
-        return EMU_CONTINUE; \
+        EMU_NEXT(); \
     } \
-    static int h_setpbra_##kind##_##cmpname(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    static EMU_CHAINED_FLOW int h_setpbra_##kind##_##cmpname(struct emu_warp *w, const struct emu_inst *in, \
+                                                             emu_mask m) \
     { \
         emu_mask t; \
         LOOP(COND) \

@@ -16,10 +16,11 @@
 /* ---- Branches ----------------------------------------------------------------- */
 
 /* bra: uniform when every active lane agrees, else split at the reconvergence point. */
-static int h_bra(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
+/* m is the active mask when the bra has no guard (as in a chain), else the
+ * lanes whose guard holds. */
+static EMU_CHAINED_FLOW int h_bra(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
 {
-    emu_simt_branch(w, m, in->target, in->reconv);
-    return EMU_CONTINUE;
+    return emu_branch_chain(w, in, m, in->src + 1);
 }
 
 /* brx.idx: lanes pick targets from a table by index; out-of-range is a fault. */

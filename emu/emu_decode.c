@@ -854,12 +854,31 @@ static bool assign_rows(struct emu_build *b, const struct ptx_module *m, struct 
     return n32 < EMU_MAX_ROWS && n64 < EMU_MAX_ROWS && npred < EMU_MAX_ROWS;
 }
 
-/* Straight-line runs for the dispatch loop (emu_inst.run): from each pc, how
- * many instructions run one after another with no control-flow handler among
- * them and no reconvergence point after the first, so that the loop can count
- * and budget them once and need not test the reconvergence pc between them. */
+/* The chained handlers (EMU_CHAINED, EMU_CHAINED_FLOW): the linker brackets
+ * their sections. */
+extern const char __start_loom_chain[] __attribute__((weak));
+extern const char __stop_loom_chain[] __attribute__((weak));
+extern const char __start_loom_chainf[] __attribute__((weak));
+extern const char __stop_loom_chainf[] __attribute__((weak));
+
+/* 0: no member of a run; 1: a member; 2: a member that ends its run (a branch). */
+static int chain_role(const struct emu_inst *in)
+{
+    const char *f = (const char *)(uintptr_t)in->fn;
+    if (in->guard != EMU_NOGUARD) return 0;
+    if (!in->flow) return __start_loom_chain && f >= __start_loom_chain && f < __stop_loom_chain;
+    return __start_loom_chainf && f >= __start_loom_chainf && f < __stop_loom_chainf ? 2 : 0;
+}
+
+/* Chained runs (emu_inst.run, emu.h): from each pc, how many instructions run
+ * as one chain. A run stops before a reconvergence point, where the dispatch
+ * loop must pop the SIMT stack, and after EMU_RUN_MAX instructions, which
+ * bounds the stack a chain can use where a handler's tail call is not a jump.
+ * LOOM_CHAIN=0 leaves every run out (one dispatch per instruction). */
 static bool mark_runs(struct emu_program *p)
 {
+    const char *env = getenv("LOOM_CHAIN");
+    bool on = !(env && strcmp(env, "0") == 0);
     uint8_t *is_reconv = calloc(p->ncode + 1, 1);
     if (!is_reconv) return false;
     for (uint32_t pc = 0; pc < p->ncode; pc++)
@@ -868,7 +887,9 @@ static bool mark_runs(struct emu_program *p)
     for (uint32_t pc = p->ncode; pc-- > 0;) {
         struct emu_inst *in = &p->code[pc];
         uint32_t run = 0;
-        if (!in->flow) run = (pc + 1 < p->ncode && !is_reconv[pc + 1] && next < 255) ? next + 1 : 1;
+        int role = on ? chain_role(in) : 0;
+        if (role == 2) run = 1;
+        else if (role == 1) run = (pc + 1 < p->ncode && !is_reconv[pc + 1] && next < EMU_RUN_MAX) ? next + 1 : 1;
         in->run = (uint8_t)run;
         next = run;
     }

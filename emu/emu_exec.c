@@ -304,17 +304,17 @@ static inline uint32_t next_runnable(const struct emu_cta *cta, uint32_t i)
     return i;
 }
 
-/* Runs warp *pi until it stops or `slice` instructions have run. The pc,
- * the active mask and the reconvergence pc of the top SIMT entry live in
+/* Runs warp *pi until it stops or about `slice` instructions have run. The
+ * pc, the active mask and the reconvergence pc of the top SIMT entry live in
  * registers: only control-family handlers (in->flow) change them, and those
  * see w->pc already advanced (branches overwrite it), after which all three
  * are reloaded. Other handlers never read w->pc.
  *
- * Instructions other than control flow run in straight-line runs (in->run,
- * marked by the decoder): a run is counted and charged to the slice once,
- * its instructions need no reconvergence test, and only guarded ones adjust
- * the thread count. A handler that stops the warp inside a run (a fault) takes
- * back the count of the instructions after it.
+ * A chained run (emu_inst.run, emu.h) is one call: it is counted and charged
+ * to the slice before it starts, and its instructions need no reconvergence
+ * test. A fault inside it stops the chain; the count of the instructions after
+ * the faulting one is taken back. Everything else (control flow, guarded
+ * instructions, handlers that do not chain) goes one instruction at a time.
  *
  * A warp that stops at a barrier or exits hands over to the next warp of
  * emu_cta_run's pass here, doing what emu_cta_run would do: the switch costs
@@ -348,31 +348,25 @@ load:
             continue;
         }
         const struct emu_inst *in = &code[pc];
-        uint64_t n = in->run;
-        if (n) {
-            if (n > budget) n = budget;
-            budget -= n;
+        uint32_t n = in->run;
+        if (n) {                                 /* a chained run */
             w->n_inst += n;
-            w->n_thread_inst += lanes * n;
-            const struct emu_inst *end = in + n;
-            do {
-                emu_mask m = active;
-                if (in->guard != EMU_NOGUARD) {
-                    emu_mask p = w->pred[in->guard];
-                    m &= in->guard_neg ? ~p : p;
-                    w->n_thread_inst -= lanes - lanes_of(m);
-                    if (!m) continue;
-                }
-                if ((rc = in->fn(w, in, m)) != EMU_CONTINUE) {
-                    in++;
-                    w->n_inst -= (uint64_t)(end - in);
-                    w->n_thread_inst -= (uint64_t)lanes * (uint64_t)(end - in);
-                    w->pc = (uint32_t)(in - code);
-                    goto out;
-                }
-            } while (++in < end);
-            pc = (uint32_t)(in - code);
-        } else {                                 /* a control-flow instruction */
+            w->n_thread_inst += (uint64_t)lanes * n;
+            w->chain_left = budget > n ? budget - n : 0;
+            w->pc = pc + n;
+            rc = in->fn(w, in, active);
+            budget = w->chain_left;
+            if (rc != EMU_CONTINUE) {
+                if (rc == EMU_STOP_FAULT && cta->fault) w->pc = cta->fault->pc + 1;
+                goto stop;
+            }
+            pc = w->pc;                          /* a branch at the end may have gone on */
+            if (w->active != active) {
+                active = w->active;
+                lanes = lanes_of(active);
+            }
+            reconv = w->stack[w->sp - 1].reconv;
+        } else {                                 /* one instruction */
             emu_mask m = active;
             if (in->guard != EMU_NOGUARD) {
                 emu_mask p = w->pred[in->guard];
@@ -382,13 +376,19 @@ load:
             w->n_thread_inst += m == active ? lanes : lanes_of(m);
             budget--;
             w->pc = ++pc;
-            if (m && (rc = in->fn(w, in, m)) != EMU_CONTINUE) goto stop;
-            pc = w->pc;
-            if (w->active != active) {
-                active = w->active;
-                lanes = lanes_of(active);
+            if (in->flow) {
+                w->chain_left = budget;
+                if (m && (rc = in->fn(w, in, m)) != EMU_CONTINUE) goto stop;
+                budget = w->chain_left;
+                pc = w->pc;
+                if (w->active != active) {
+                    active = w->active;
+                    lanes = lanes_of(active);
+                }
+                reconv = w->stack[w->sp - 1].reconv;
+            } else if (m && (rc = in->fn(w, in, m)) != EMU_CONTINUE) {
+                goto out;
             }
-            reconv = w->stack[w->sp - 1].reconv;
         }
         if (budget == 0) {
             w->pc = pc;

@@ -107,6 +107,41 @@ static inline uint32_t emu_popc(emu_mask x)
 #endif
 }
 
+/* ---- Chains through branches (emu.h) ----------------------------------------
+ * Goes on at pc `next` once every active lane has gone there: with the chained
+ * run that starts there, when one does, the slice allows it and `next` is no
+ * reconvergence point (the dispatch loop pops those); else back to the
+ * dispatch loop, w->pc = next. The run is counted here, as the loop would. */
+static inline int emu_chain_to(struct emu_warp *w, const struct emu_inst *code, uint32_t next)
+{
+    const struct emu_inst *nx = &code[next];
+    uint32_t n = nx->run;
+    if (n && w->chain_left > n && next != w->stack[w->sp - 1].reconv) {
+        w->chain_left -= n;
+        w->n_inst += n;
+        w->n_thread_inst += (uint64_t)emu_popc(w->active) * n;
+        w->pc = next + n;
+        return nx->fn(w, nx, w->active);
+    }
+    w->pc = next;
+    return EMU_CONTINUE;
+}
+
+void emu_simt_diverge(struct emu_warp *w, emu_mask taken, uint32_t target, uint32_t reconv);
+
+/* A branch of instruction `in` (pc in->src) taken by the lanes in `taken`,
+ * within the active mask, to in->target, the others going on at `fall`: a
+ * split reconverging at in->reconv, or one way for all, chained. */
+static inline int emu_branch_chain(struct emu_warp *w, const struct emu_inst *in, emu_mask taken, uint32_t fall)
+{
+    if (taken && taken != w->active) {
+        w->pc = fall;
+        emu_simt_diverge(w, taken, in->target, in->reconv);
+        return EMU_CONTINUE;
+    }
+    return emu_chain_to(w, in - in->src, taken ? in->target : fall);
+}
+
 /* The lane loop of an element-wise handler: lane l reads only lane l of its
  * sources, so a destination row that is also a source row carries no
  * dependence between iterations (ivdep spares the vectoriser's alias checks,
@@ -118,16 +153,20 @@ static inline uint32_t emu_popc(emu_mask x)
  * where EMU_IS_FULL(m) is known true and the masked writes below become plain
  * stores, and once for any other mask, where it is known false. Everything
  * the lane loop calls is inlined into both (flatten), as one copy would have
- * it. An attribute written before EMU_HANDLER(name) applies to the handler. */
+ * it. An attribute written before EMU_HANDLER(name) applies to the handler.
+ * The handler is chained (EMU_CHAINED, emu.h): the lane body returns
+ * EMU_CONTINUE or a stop code and must never call another chained handler. */
 #define EMU_FULL_MASK 0xFFFFFFFFu
 #define EMU_IS_FULL(m) (__builtin_constant_p(m) && (m) == EMU_FULL_MASK)
 #define EMU_HANDLER(name) \
     static int name(struct emu_warp *w, const struct emu_inst *in, emu_mask m); \
     static inline __attribute__((always_inline)) int name##_lanes(struct emu_warp *w, const struct emu_inst *in, \
                                                                 emu_mask m); \
-    static __attribute__((flatten)) int name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    static EMU_CHAINED __attribute__((flatten)) int name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
     { \
-        return m == EMU_FULL_MASK ? name##_lanes(w, in, EMU_FULL_MASK) : name##_lanes(w, in, m); \
+        int rc_ = m == EMU_FULL_MASK ? name##_lanes(w, in, EMU_FULL_MASK) : name##_lanes(w, in, m); \
+        if (rc_ != EMU_CONTINUE) return rc_; \
+        EMU_NEXT(); \
     } \
     static inline __attribute__((always_inline)) int name##_lanes(struct emu_warp *w, const struct emu_inst *in, \
                                                                 emu_mask m)

@@ -733,9 +733,11 @@ EMU_INLINE int ld_one(struct emu_warp *w, const struct emu_inst *in, emu_mask m,
 }
 
 #define LD_ONE(name, size, sgn, a32) \
-    static int name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    static EMU_CHAINED int name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
     { \
-        return m == EMU_FULL ? ld_one(w, in, m, size, sgn, a32, true) : ld_one(w, in, m, size, sgn, a32, false); \
+        int rc = m == EMU_FULL ? ld_one(w, in, m, size, sgn, a32, true) : ld_one(w, in, m, size, sgn, a32, false); \
+        if (rc != EMU_CONTINUE) return rc; \
+        EMU_NEXT(); \
     }
 LD_ONE(h_ld_u8_a64, 1, false, false)
 LD_ONE(h_ld_s8_a64, 1, true, false)
@@ -933,9 +935,11 @@ EMU_INLINE int st_one(struct emu_warp *w, const struct emu_inst *in, emu_mask m,
 }
 
 #define ST_ONE(name, size, a32) \
-    static int name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    static EMU_CHAINED int name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
     { \
-        return m == EMU_FULL ? st_one(w, in, m, size, a32, true) : st_one(w, in, m, size, a32, false); \
+        int rc = m == EMU_FULL ? st_one(w, in, m, size, a32, true) : st_one(w, in, m, size, a32, false); \
+        if (rc != EMU_CONTINUE) return rc; \
+        EMU_NEXT(); \
     }
 ST_ONE(h_st_b8_a64, 1, false)
 ST_ONE(h_st_b16_a64, 2, false)
