@@ -44,11 +44,13 @@ typedef int (*emu_fn)(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
  * that way, and the decoder lets no other handler into a run: it knows them
  * by the section they are placed in. A handler that stops the warp (a fault)
  * returns its stop code instead, and the chain ends there.
- * A run may end with an unguarded branch (EMU_CHAINED_FLOW: bra, and setp
- * fused with @p bra). When every active lane goes the same way, the branch
- * goes on with the run at its destination (emu_chain_to, emu_lanes.h), so a
- * loop with uniform control runs as one chain until the warp's slice
- * (emu_warp.chain_left) is spent; a split goes back to the dispatch loop. */
+ * A run may end with an unguarded control instruction (EMU_CHAINED_FLOW).
+ * A branch (bra, setp fused with @p bra) that every active lane takes the same
+ * way goes on with the run at its destination (emu_chain_to, emu_lanes.h), so
+ * a loop with uniform control runs as one chain until the warp's slice
+ * (emu_warp.chain_left) is spent; a split goes back to the dispatch loop.
+ * bar.sync, exit and ret end the chain and hand their stop to the loop. Such a
+ * handler sets w->pc itself: a chain does not keep it. */
 #define EMU_CHAINED __attribute__((section("loom_chain")))
 #define EMU_CHAINED_FLOW __attribute__((section("loom_chainf")))
 #define EMU_NEXT() return in->run > 1 ? in[1].fn(w, in + 1, m) : EMU_CONTINUE

@@ -56,7 +56,7 @@ static int h_brx(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
 }
 
 /* exit: the lanes leave every stack entry; the warp stops when none remain. */
-static int h_exit(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
+static EMU_CHAINED_FLOW int h_exit(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
 {
     w->exited |= m;
     emu_simt_remove_lanes(w, m, 0);
@@ -210,7 +210,7 @@ static int finish_return(struct emu_warp *w)
 
 /* ret: lanes leave the callee's entries; when none remain the call completes.
  * In a kernel, ret is exit. */
-static int h_ret(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
+static EMU_CHAINED_FLOW int h_ret(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
 {
     if (w->nframes == 0)
         return h_exit(w, in, m);
@@ -230,7 +230,7 @@ static int h_ret(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
     return EMU_CONTINUE;
 }
 
-int emu_h_implicit_ret(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
+EMU_CHAINED_FLOW int emu_h_implicit_ret(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
 {
     return h_ret(w, in, m);
 }
@@ -362,9 +362,10 @@ static int h_bar(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
 /* bar.sync / barrier.sync with an immediate id and no thread count, the
  * form __syncthreads() gives: the arrival without the general case's checks
  * (the id was checked at decode; a count mismatch goes to h_bar to report). */
-static int h_bar_sync_imm(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
+static EMU_CHAINED_FLOW int h_bar_sync_imm(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
 {
     uint32_t id = (uint32_t)in->imm;
+    w->pc = in->src + 1;                          /* (a chain does not keep w->pc) */
     struct emu_barrier *b = &w->cta->bars[id];
     if (b->arrived && b->expected_count) return h_bar(w, in, m);
     b->arrived += emu_popc(w->valid & ~w->exited);
