@@ -17,13 +17,4 @@ void emu_simt_diverge_n(struct emu_warp *w, const uint32_t *targets, const emu_m
                         uint32_t reconv, bool merge);
 bool emu_simt_push_call(struct emu_warp *w, uint32_t entry_pc, emu_mask mask);
 
-/* A conditional branch taken by the lanes in `taken` (non-empty, within the
- * active mask): a jump when every active lane takes it, else a split that
- * reconverges at `reconv`. w->pc is the fall-through pc. */
-static inline void emu_simt_branch(struct emu_warp *w, emu_mask taken, uint32_t target, uint32_t reconv)
-{
-    if (taken == w->active) w->pc = target;
-    else emu_simt_diverge(w, taken, target, reconv);
-}
-
 #endif
