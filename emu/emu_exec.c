@@ -184,6 +184,9 @@ void emu_simt_diverge_n(struct emu_warp *w, const uint32_t *targets, const emu_m
 
 /* ---- Barriers ---------------------------------------------------------------------- */
 
+/* Threads of the CTA that have not exited. Lanes exit only through
+ * emu_simt_remove_lanes and warps finish only in warp_run, which mark the
+ * count stale; every barrier arrival asks for it. */
 static __attribute__((noinline)) uint32_t count_live_threads(struct emu_cta *cta)
 {
     uint32_t n = 0;
@@ -290,8 +293,7 @@ static inline uint32_t lanes_of(emu_mask x)
 }
 
 /* What warp_run returns when the pass over the CTA's warps ended at a warp
- * that stopped at a barrier or exited, and warp_run already did what
- * emu_cta_run does for such a stop. */
+ * that stopped at a barrier or exited (warp_run has released what that frees). */
 #define WARP_RUN_PASS_DONE 100
 
 /* The next warp of the pass after warp i that can run, or nwarps. */
@@ -312,8 +314,8 @@ static inline uint32_t next_runnable(const struct emu_cta *cta, uint32_t i)
  *
  * A chained run (emu_inst.run, emu.h) is one call: it is counted and charged
  * to the slice before it starts, and its instructions need no reconvergence
- * test. A fault inside it stops the chain; the count of the instructions after
- * the faulting one is taken back. Everything else (control flow, guarded
+ * test. A fault inside it stops the chain (w->pc is then the instruction after
+ * the faulting one; the warp's count keeps the rest of the run). Everything else (control flow, guarded
  * instructions, handlers that do not chain) goes one instruction at a time.
  *
  * A warp that stops at a barrier or exits hands over to the next warp of
@@ -360,12 +362,6 @@ load:
                 if (rc == EMU_STOP_FAULT && cta->fault) w->pc = cta->fault->pc + 1;
                 goto stop;
             }
-            pc = w->pc;                          /* a branch at the end may have gone on */
-            if (w->active != active) {
-                active = w->active;
-                lanes = lanes_of(active);
-            }
-            reconv = w->stack[w->sp - 1].reconv;
         } else {                                 /* one instruction */
             emu_mask m = active;
             if (in->guard != EMU_NOGUARD) {
@@ -376,20 +372,23 @@ load:
             w->n_thread_inst += m == active ? lanes : lanes_of(m);
             budget--;
             w->pc = ++pc;
-            if (in->flow) {
-                w->chain_left = budget;
-                if (m && (rc = in->fn(w, in, m)) != EMU_CONTINUE) goto stop;
-                budget = w->chain_left;
-                pc = w->pc;
-                if (w->active != active) {
-                    active = w->active;
-                    lanes = lanes_of(active);
-                }
-                reconv = w->stack[w->sp - 1].reconv;
-            } else if (m && (rc = in->fn(w, in, m)) != EMU_CONTINUE) {
-                goto out;
+            if (!in->flow) {
+                if (m && (rc = in->fn(w, in, m)) != EMU_CONTINUE) goto out;
+                goto next;
             }
+            w->chain_left = budget;
+            if (m && (rc = in->fn(w, in, m)) != EMU_CONTINUE) goto stop;
+            budget = w->chain_left;
         }
+        /* A run or a control instruction: where it went, with which lanes (a
+         * branch at the end of a run may have gone on). */
+        pc = w->pc;
+        if (w->active != active) {
+            active = w->active;
+            lanes = lanes_of(active);
+        }
+        reconv = w->stack[w->sp - 1].reconv;
+    next:
         if (budget == 0) {
             w->pc = pc;
             rc = EMU_STOP_YIELD;
@@ -594,9 +593,6 @@ void emu_cta_begin(struct emu_cta *cta, const uint32_t ctaid[3], uint32_t smid)
     }
 }
 
-/* Threads of the CTA that have not exited. Lanes exit only through
- * emu_simt_remove_lanes and warps finish only in emu_cta_run, which mark the
- * count stale; every barrier arrival asks for it. */
 /* Reports a barrier that can never complete: every live warp waits. */
 static void report_deadlock(struct emu_cta *cta)
 {
@@ -635,26 +631,11 @@ enum emu_cta_state emu_cta_run(struct emu_cta *cta, uint64_t budget)
             if (w->wait.kind == EMU_WAIT_BARRIER) continue;
             w->wait.kind = EMU_WAIT_NONE;
             uint64_t spent;
-            int rc = warp_run(cta, &i, code, slice, &spent);   /* may go on to later warps */
-            w = &cta->warps[i];
+            /* Goes on to later warps; barrier stops and exits are dealt with there. */
+            int rc = warp_run(cta, &i, code, slice, &spent);
             ran = true;
             budget = budget > spent ? budget - spent : 0;
-            switch (rc) {
-            case EMU_STOP_FAULT:
-                return EMU_CTA_FAULT;
-            case EMU_STOP_EXIT:
-                w->done = true;
-                cta->nexited_warps++;
-                cta->live_stale = true;
-                barriers_try_release(cta);
-                break;
-            case EMU_STOP_BARRIER:
-                w->n_barrier++;
-                barrier_try_release(cta, w->wait.barrier);
-                break;
-            default:
-                break;
-            }
+            if (rc == EMU_STOP_FAULT) return EMU_CTA_FAULT;
         }
         if (all_done) return EMU_CTA_DONE;
         if (cta->fault) return EMU_CTA_FAULT;
