@@ -54,6 +54,12 @@ typedef int (*emu_fn)(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
 #define EMU_CHAINED __attribute__((section("loom_chain")))
 #define EMU_CHAINED_FLOW __attribute__((section("loom_chainf")))
 #define EMU_NEXT() return in->run > 1 ? in[1].fn(w, in + 1, m) : EMU_CONTINUE
+/* The end of a handler whose work returned rc: its stop code, or the next instruction. */
+#define EMU_NEXT_UNLESS_STOP(rc) do { \
+        int next_rc_ = (rc); \
+        if (next_rc_ != EMU_CONTINUE) return next_rc_; \
+        EMU_NEXT(); \
+    } while (0)
 #define EMU_RUN_MAX 64u
 
 /* One decoded instruction. Operand fields name rows in the register file the

@@ -861,7 +861,8 @@ extern const char __stop_loom_chain[] __attribute__((weak));
 extern const char __start_loom_chainf[] __attribute__((weak));
 extern const char __stop_loom_chainf[] __attribute__((weak));
 
-/* 0: no member of a run; 1: a member; 2: a member that ends its run (a branch). */
+/* 0: no member of a run; 1: a member; 2: a member that ends its run (a control
+ * instruction: a branch, bar.sync, exit, ret). */
 static int chain_role(const struct emu_inst *in)
 {
     const char *f = (const char *)(uintptr_t)in->fn;

@@ -164,9 +164,7 @@ static inline int emu_branch_chain(struct emu_warp *w, const struct emu_inst *in
                                                                 emu_mask m); \
     static EMU_CHAINED __attribute__((flatten)) int name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
     { \
-        int rc_ = m == EMU_FULL_MASK ? name##_lanes(w, in, EMU_FULL_MASK) : name##_lanes(w, in, m); \
-        if (rc_ != EMU_CONTINUE) return rc_; \
-        EMU_NEXT(); \
+        EMU_NEXT_UNLESS_STOP(m == EMU_FULL_MASK ? name##_lanes(w, in, EMU_FULL_MASK) : name##_lanes(w, in, m)); \
     } \
     static inline __attribute__((always_inline)) int name##_lanes(struct emu_warp *w, const struct emu_inst *in, \
                                                                 emu_mask m)

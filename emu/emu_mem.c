@@ -735,9 +735,8 @@ EMU_INLINE int ld_one(struct emu_warp *w, const struct emu_inst *in, emu_mask m,
 #define LD_ONE(name, size, sgn, a32) \
     static EMU_CHAINED int name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
     { \
-        int rc = m == EMU_FULL ? ld_one(w, in, m, size, sgn, a32, true) : ld_one(w, in, m, size, sgn, a32, false); \
-        if (rc != EMU_CONTINUE) return rc; \
-        EMU_NEXT(); \
+        EMU_NEXT_UNLESS_STOP(m == EMU_FULL ? ld_one(w, in, m, size, sgn, a32, true) \
+                                           : ld_one(w, in, m, size, sgn, a32, false)); \
     }
 LD_ONE(h_ld_u8_a64, 1, false, false)
 LD_ONE(h_ld_s8_a64, 1, true, false)
@@ -937,9 +936,7 @@ EMU_INLINE int st_one(struct emu_warp *w, const struct emu_inst *in, emu_mask m,
 #define ST_ONE(name, size, a32) \
     static EMU_CHAINED int name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
     { \
-        int rc = m == EMU_FULL ? st_one(w, in, m, size, a32, true) : st_one(w, in, m, size, a32, false); \
-        if (rc != EMU_CONTINUE) return rc; \
-        EMU_NEXT(); \
+        EMU_NEXT_UNLESS_STOP(m == EMU_FULL ? st_one(w, in, m, size, a32, true) : st_one(w, in, m, size, a32, false)); \
     }
 ST_ONE(h_st_b8_a64, 1, false)
 ST_ONE(h_st_b16_a64, 2, false)
