@@ -84,8 +84,24 @@ static uint32_t loom_succ(const struct ptx_block *b, uint32_t i)
     return i < 2 ? b->succ[i] : b->succ_ext[i - 2];
 }
 
+/* Whether a block's closing conditional branch depends on a divergent value. */
+static bool loom_branch_divergent(const struct ptx_func *f, const struct ptx_block *blk, const bool *uni)
+{
+    const struct ptx_instr *in = &f->instrs[blk->last];
+    if (in->op == PTX_OP_BRX && in->nops >= 1 && in->ops[0].kind == PTX_OPND_REG) return !uni[in->ops[0].reg];
+    return in->guard_reg >= 0 && !uni[in->guard_reg];
+}
+
+/* Marks the registers an operand names. */
+static void loom_mark_used(const struct ptx_operand *op, bool *used)
+{
+    if ((op->kind == PTX_OPND_REG || op->kind == PTX_OPND_ADDR) && op->reg >= 0) used[op->reg] = true;
+    for (uint32_t e = 0; e < op->nelems; e++) loom_mark_used(&op->elems[e], used);
+}
+
 static void loom_print_cfg(const struct ptx_func *f)
 {
+    bool *uni = ptx_uniform_regs(f);
     printf("  basic blocks: %u\n", f->nblocks);
     for (uint32_t b = 0; b < f->nblocks; b++) {
         const struct ptx_block *blk = &f->blocks[b];
@@ -109,12 +125,29 @@ static void loom_print_cfg(const struct ptx_func *f)
         ptx_instr_name(in, name, sizeof name);
         printf("    B%-4u %s at line %u -> ", b, name, in->loc.line);
         if (blk->ipdom < 0)
-            printf("exit\n");
+            printf("exit");
         else
-            printf("B%d (line %u)\n", blk->ipdom, f->instrs[f->blocks[blk->ipdom].first].loc.line);
+            printf("B%d (line %u)", blk->ipdom, f->instrs[f->blocks[blk->ipdom].first].loc.line);
+        printf("%s\n", !uni ? "" : loom_branch_divergent(f, blk, uni) ? "  (may diverge)" : "  (uniform)");
     }
     if (!any)
         printf("    none (no divergent branches)\n");
+    bool *used = uni ? calloc(f->nregs + 1, sizeof *used) : NULL;
+    if (used) {
+        for (uint32_t i = 0; i < f->ninstrs; i++) {
+            const struct ptx_instr *in = &f->instrs[i];
+            if (in->guard_reg >= 0) used[in->guard_reg] = true;
+            for (uint32_t k = 0; k < in->nops; k++) loom_mark_used(&in->ops[k], used);
+        }
+        uint32_t n = 0, nused = 0;
+        for (uint32_t r = 0; r < f->nregs; r++) { nused += used[r]; n += used[r] && uni[r]; }
+        printf("  warp-uniform registers (one value across a warp): %u of the %u in use", n, nused);
+        for (uint32_t r = 0, k = 0; r < f->nregs; r++)
+            if (used[r] && uni[r]) printf("%s%s", k++ % 12 ? " " : "\n    ", f->regs[r].name);
+        printf("\n");
+    }
+    free(used);
+    free(uni);
 }
 
 static void loom_print_func(const struct ptx_func *f)
@@ -188,7 +221,9 @@ int loom_cmd_check(int argc, char **argv)
             printf("usage: loom check [--verbose] FILE.ptx...\n"
                    "Parses and checks PTX files; prints file:line:col diagnostics.\n"
                    "  --verbose  per kernel and function: parameters, registers by width,\n"
-                   "             shared/local bytes, basic blocks and reconvergence points\n"
+                   "             shared/local bytes, basic blocks, reconvergence points, and\n"
+                   "             (kernels) which branches may diverge and which registers are\n"
+                   "             warp-uniform\n"
                    "Exit status: 0 when every file is valid, 1 otherwise, 2 on usage errors.\n");
             return 0;
         } else if (argv[i][0] == '-' && argv[i][1]) {

@@ -260,6 +260,7 @@ struct emu_func {
     struct emu_param_row { uint16_t row; uint8_t wide; uint32_t off; } *param_rows;
     uint32_t nparam_rows;
     uint32_t nfolded;                   /* instructions folded away at decode (emu_decode.c) */
+    uint32_t ntwins;                    /* instructions given a scalar twin (emu_lanes.h)  */
 };
 
 /* A decoded module: one flat instruction array for all functions. */
@@ -302,6 +303,10 @@ uint16_t emu_dec_dst(struct emu_decoder *dc, const struct ptx_operand *op, enum 
 /* Marks the selection unsupported with a reason. */
 enum emu_sel emu_dec_unsupported(struct emu_decoder *dc, const char *why);
 const struct ptx_instr *emu_dec_instr(const struct emu_decoder *dc);
+/* `twin` (a scalar twin, EMU_TWIN in emu_lanes.h) when it is not NULL and every
+ * source of the instruction being selected is warp-uniform (ptx/ptx_uniform.c),
+ * else `vec`. */
+emu_fn emu_dec_twin(struct emu_decoder *dc, emu_fn vec, emu_fn twin);
 
 /* Family selectors: one per instruction family file. */
 enum emu_sel emu_sel_int(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out);

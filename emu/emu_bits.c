@@ -118,6 +118,17 @@ STAMP_BIN(or, 16, OP_OR) STAMP_BIN(or, 32, OP_OR) STAMP_BIN(or, 64, OP_OR)
 STAMP_BIN(xor, 16, OP_XOR) STAMP_BIN(xor, 32, OP_XOR) STAMP_BIN(xor, 64, OP_XOR)
 STAMP_UN(not, 16, OP_NOT) STAMP_UN(not, 32, OP_NOT) STAMP_UN(not, 64, OP_NOT)
 STAMP_UN(cnot, 16, OP_CNOT) STAMP_UN(cnot, 32, OP_CNOT) STAMP_UN(cnot, 64, OP_CNOT)
+/* Scalar twins (emu_lanes.h) of the 32- and 64-bit ones. */
+#define STAMP_UBIN(name, W, OP) \
+    EMU_TWIN(hu_##name##_##W, h_##name##_##W) \
+    { \
+        RT##W a = w->RF##W[in->a][0], b = w->RF##W[in->b][0]; \
+        EMU_FILL(w->RF##W[in->d], OP(W, a, b)); \
+        return EMU_CONTINUE; \
+    }
+STAMP_UBIN(and, 32, OP_AND) STAMP_UBIN(and, 64, OP_AND)
+STAMP_UBIN(or, 32, OP_OR) STAMP_UBIN(or, 64, OP_OR)
+STAMP_UBIN(xor, 32, OP_XOR) STAMP_UBIN(xor, 64, OP_XOR)
 
 /* Predicate logic works on whole lane masks; NEG_* flags negate sources. */
 static inline emu_mask pred_src(const struct emu_warp *w, uint16_t row, int64_t neg, int64_t bit)
@@ -192,6 +203,17 @@ STAMP_AU(shrs, 16, OP_SHRS) STAMP_AU(shrs, 32, OP_SHRS) STAMP_AU(shrs, 64, OP_SH
 STAMP_SHIMM(shl, 32, a << k) STAMP_SHIMM(shl, 64, a << k)
 STAMP_SHIMM(shru, 32, a >> k) STAMP_SHIMM(shru, 64, a >> k)
 STAMP_SHIMM(shrs, 32, (int32_t)a >> k) STAMP_SHIMM(shrs, 64, (int64_t)a >> k)
+#define STAMP_USHIMM(name, W, EXPR) \
+    EMU_TWIN(hu_##name##_##W##_imm, h_##name##_##W##_imm) \
+    { \
+        RT##W a = w->RF##W[in->a][0]; \
+        const unsigned k = (unsigned)in->imm; \
+        EMU_FILL(w->RF##W[in->d], (RT##W)(EXPR)); \
+        return EMU_CONTINUE; \
+    }
+STAMP_USHIMM(shl, 32, a << k) STAMP_USHIMM(shl, 64, a << k)
+STAMP_USHIMM(shru, 32, a >> k) STAMP_USHIMM(shru, 64, a >> k)
+STAMP_USHIMM(shrs, 32, (int32_t)a >> k) STAMP_USHIMM(shrs, 64, (int64_t)a >> k)
 
 /* shf: funnel shift of the 64-bit b:a by n = min(c, 32) (.clamp) or c & 31
  * (.wrap); .l keeps the high word, .r the low word. */
@@ -500,10 +522,13 @@ static enum emu_sel sel_logic(struct emu_decoder *dc, const struct ptx_instr *pi
         }
         return EMU_SEL_OK;
     }
+    static const emu_fn ufns[3][3] = {
+        { NULL, hu_and_32, hu_and_64 }, { NULL, hu_or_32, hu_or_64 }, { NULL, hu_xor_32, hu_xor_64 },
+    };
     int wc = width_class(t);
     if (wc < 0)
         return emu_dec_unsupported(dc, "type not defined for logic instructions");
-    out->fn = fns[k][wc];
+    out->fn = k < 3 ? emu_dec_twin(dc, fns[k][wc], ufns[k][wc]) : fns[k][wc];
     out->d = emu_dec_dst(dc, &pi->ops[0], t);
     out->a = emu_dec_src(dc, &pi->ops[1], t);
     if (nsrc > 1)
@@ -544,7 +569,12 @@ static enum emu_sel sel_shift(struct emu_decoder *dc, const struct ptx_instr *pi
     rows3(dc, pi, out, t, t, PTX_T_U32, PTX_T_U32);
     const struct ptx_operand *b = &pi->ops[2];
     if (wc > 0 && b->kind == PTX_OPND_IMM_INT && b->ival >= 0 && b->ival < (wc == 1 ? 32 : 64)) {
-        out->fn = pi->op == PTX_OP_SHL ? shl_imm[wc] : is_signed(t) ? shrs_imm[wc] : shru_imm[wc];
+        static const emu_fn ushl_imm[3] = { NULL, hu_shl_32_imm, hu_shl_64_imm };
+        static const emu_fn ushru_imm[3] = { NULL, hu_shru_32_imm, hu_shru_64_imm };
+        static const emu_fn ushrs_imm[3] = { NULL, hu_shrs_32_imm, hu_shrs_64_imm };
+        out->fn = pi->op == PTX_OP_SHL ? emu_dec_twin(dc, shl_imm[wc], ushl_imm[wc])
+                  : is_signed(t)       ? emu_dec_twin(dc, shrs_imm[wc], ushrs_imm[wc])
+                                       : emu_dec_twin(dc, shru_imm[wc], ushru_imm[wc]);
         out->imm = b->ival;
     }
     return EMU_SEL_OK;

@@ -255,13 +255,49 @@ static const struct fast_pair fast_setp[6][EMU_CMP_NAN + 1] = {
     FAST_ROW_INT(u32), FAST_ROW_INT(s32), FAST_ROW_INT(u64), FAST_ROW_INT(s64), FAST_ROW_FLT(f32), FAST_ROW_FLT(f64),
 };
 
-/* For the bra selector: when `prev` is a fast setp, turns it into the fused
- * setp + branch (target, reconv and the bra's negation are copied by the caller). */
+/* Scalar twins (emu_lanes.h) of the integer ones: a loop's bound test on a
+ * uniform counter compares one lane, and its branch goes one way for all. */
+#define STAMP_UFAST(kind, cmpname, ST, FILE, COND) \
+    EMU_TWIN(hu_setpf_##kind##_##cmpname, h_setpf_##kind##_##cmpname) \
+    { \
+        ST a = (ST)w->FILE[in->a][0], b = (ST)w->FILE[in->b][0]; \
+        w->pred[in->d] = (COND) ? EMU_FULL_MASK : 0; \
+        return EMU_CONTINUE; \
+    } \
+    static EMU_CHAINED_FLOW int hu_setpbra_##kind##_##cmpname(struct emu_warp *w, const struct emu_inst *in, \
+                                                              emu_mask m) \
+    { \
+        if (m != EMU_FULL_MASK) return h_setpbra_##kind##_##cmpname(w, in, m); \
+        ST a = (ST)w->FILE[in->a][0], b = (ST)w->FILE[in->b][0]; \
+        emu_mask p = (COND) ? EMU_FULL_MASK : 0; \
+        w->pred[in->d] = p; \
+        return fused_branch(w, in, m, p); \
+    }
+#define STAMP_UFAST_INT(kind, ST, FILE) \
+    STAMP_UFAST(kind, eq, ST, FILE, a == b) STAMP_UFAST(kind, ne, ST, FILE, a != b) \
+    STAMP_UFAST(kind, lt, ST, FILE, a < b) STAMP_UFAST(kind, le, ST, FILE, a <= b) \
+    STAMP_UFAST(kind, gt, ST, FILE, a > b) STAMP_UFAST(kind, ge, ST, FILE, a >= b)
+STAMP_UFAST_INT(u32, uint32_t, r32) STAMP_UFAST_INT(s32, int32_t, r32)
+STAMP_UFAST_INT(u64, uint64_t, r64) STAMP_UFAST_INT(s64, int64_t, r64)
+#define UFAST_INT(kind, x) { { hu_setpf_##kind##_##x, hu_setpbra_##kind##_##x } }
+#define UFAST_ROW_INT(kind) { UFAST_INT(kind, eq), UFAST_INT(kind, ne), UFAST_INT(kind, lt), UFAST_INT(kind, le), \
+                              UFAST_INT(kind, gt), UFAST_INT(kind, ge) }
+static const struct fast_pair ufast_setp[4][EMU_CMP_GE + 1] = {
+    UFAST_ROW_INT(u32), UFAST_ROW_INT(s32), UFAST_ROW_INT(u64), UFAST_ROW_INT(s64),
+};
+
+/* For the bra selector: when `prev` is a fast setp (or its twin), turns it into
+ * the fused setp + branch (target, reconv and the bra's negation are copied by
+ * the caller). */
 emu_fn emu_setp_fused(emu_fn setp)
 {
+    if (!setp) return NULL;
     for (unsigned k = 0; k < 6; k++)
         for (unsigned c = 0; c <= EMU_CMP_NAN; c++)
-            if (fast_setp[k][c].f[0] == setp && setp) return fast_setp[k][c].f[1];
+            if (fast_setp[k][c].f[0] == setp) return fast_setp[k][c].f[1];
+    for (unsigned k = 0; k < 4; k++)
+        for (unsigned c = 0; c <= EMU_CMP_GE; c++)
+            if (ufast_setp[k][c].f[0] == setp) return ufast_setp[k][c].f[1];
     return NULL;
 }
 
@@ -519,7 +555,10 @@ static enum emu_sel sel_compare(struct emu_decoder *dc, const struct ptx_instr *
         out->d = emu_dec_pred(dc, p);
         out->e = q && q->kind != PTX_OPND_SINK ? emu_dec_pred(dc, q) : EMU_NOREG;
         emu_fn fast = fast_setp_fn(sk, cc);
-        if (fast && out->e == EMU_NOREG && bc == EMU_BOOL_NONE) out->fn = fast;
+        if (fast && out->e == EMU_NOREG && bc == EMU_BOOL_NONE) {
+            int k = fast_kind(sk);
+            out->fn = emu_dec_twin(dc, fast, k < 4 && cc <= EMU_CMP_GE ? ufast_setp[k][cc].f[0] : NULL);
+        }
         return EMU_SEL_OK;
     }
     uint32_t tv = set_true(dt, packed);

@@ -63,6 +63,7 @@ struct emu_build {
     struct ptrmap frame_off;      /* symbol -> frame offset (current function) */
     struct ptrmap func_index;     /* ptx_func -> index in prog->funcs */
     const emu_selector *selectors; /* the family selectors of the handler copy in use */
+    bool uniform;                  /* scalar twins for uniform instructions (LOOM_UNIFORM=0: none) */
 };
 
 static struct emu_build *build_of(struct emu_decoder *dc) { return (struct emu_build *)dc; }
@@ -638,6 +639,35 @@ static uint32_t reconv_of(const struct emu_decoder *dc, uint32_t idx)
 }
 
 
+/* ---- Scalar twins ------------------------------------------------------------------
+ * Whether every source operand of the instruction being selected is warp-uniform
+ * (ptx/ptx_uniform.c): then a selector may give it its handler's scalar twin
+ * (EMU_TWIN, emu_lanes.h). */
+static bool dec_uniform(const struct emu_decoder *dc)
+{
+    const struct ptx_instr *pi = dc->pi;
+    if (!dc->uniform || !pi) return false;
+    for (uint32_t k = 1; k < pi->nops; k++) {
+        const struct ptx_operand *op = &pi->ops[k];
+        bool u;
+        switch (op->kind) {
+        case PTX_OPND_REG: u = dc->uniform[op->reg]; break;
+        case PTX_OPND_SREG: u = ptx_sreg_uniform(op->sreg); break;
+        case PTX_OPND_IMM_INT: case PTX_OPND_IMM_F32: case PTX_OPND_IMM_F64: u = true; break;
+        default: u = false; break;   /* addresses, vectors, symbols: no twin reads them */
+        }
+        if (!u) return false;
+    }
+    return true;
+}
+
+emu_fn emu_dec_twin(struct emu_decoder *dc, emu_fn vec, emu_fn twin)
+{
+    if (!twin || !dec_uniform(dc)) return vec;
+    dc->efn->ntwins++;
+    return twin;
+}
+
 /* ---- Launch-constant folding ------------------------------------------------------
  * nvcc's kernels open with loads of their parameters, moves of %tid/%ntid/%ctaid
  * and cvta.to.global of parameter pointers: values that cannot change while a
@@ -651,11 +681,12 @@ static uint32_t reconv_of(const struct emu_decoder *dc, uint32_t idx)
  * counted in --stats). LOOM_FOLD=0 turns folding off, and the fusion of setp
  * with a following conditional bra (emu_ctrl.c) too. */
 
-static bool fold_enabled(void)
+static bool env_on(const char *name)
 {
-    const char *e = getenv("LOOM_FOLD");
+    const char *e = getenv(name);
     return !(e && strcmp(e, "0") == 0);
 }
+static bool fold_enabled(void) { return env_on("LOOM_FOLD"); }
 
 /* Special registers whose row is filled per warp or per CTA and never changes while it runs. */
 static bool sreg_is_cta_constant(enum ptx_sreg s)
@@ -790,11 +821,15 @@ static void decode_func(struct emu_build *b, uint32_t fi, bool fold)
     bool *folded = calloc(fn->ninstrs + 1, sizeof *folded);
     if (!folded) { dc->failed = true; return; }
     if (fold) fold_constants(b, folded);
+    bool *uniform = b->uniform ? ptx_uniform_regs(fn) : NULL;
+    dc->uniform = uniform;
     for (uint32_t i = 0; i < fn->ninstrs; i++) {
         if (folded[i]) dc->pc_of[i] = dc->ncode;   /* nothing to run: targets go to the next instruction */
         else decode_instr(dc, i);
     }
     free(folded);
+    dc->uniform = NULL;
+    free(uniform);
     dc->pc_of[fn->ninstrs] = dc->ncode;
     /* A function that falls off its end returns (kernels exit). */
     dc->pi = NULL;
@@ -927,6 +962,7 @@ struct emu_program *emu_program_build(const struct ptx_module *m, const struct e
     }
     bool fold = fold_enabled();
     dc->fuse = fold;
+    b->uniform = env_on("LOOM_UNIFORM");
     for (uint32_t f = 0; ok && f < m->nfuncs; f++) {
         dc->reg_row = rows[f];
         decode_func(b, f, fold);

@@ -164,6 +164,39 @@ static const emu_fn fn_mullo[IT_N] = TABLE_WIDTHS(mullo);
 static const emu_fn fn_madlo[IT_N] = TABLE_WIDTHS(madlo);
 static const emu_fn fn_min[IT_N] = TABLE_ALL(min);
 static const emu_fn fn_max[IT_N] = TABLE_ALL(max);
+
+/* Scalar twins (emu_lanes.h) of the 32- and 64-bit ones: loop counters,
+ * strides and bounds computed from parameters and block indices. */
+#define STAMP_UBIN(name, T, OP) \
+    EMU_TWIN(hu_##name##_##T, h_##name##_##T) \
+    { \
+        UT_##T a = EXT_##T(w->FILE_##T[in->a][0]), b = EXT_##T(w->FILE_##T[in->b][0]); \
+        EMU_FILL(w->FILE_##T[in->d], NAR_##T(OP(T, a, b))); \
+        return EMU_CONTINUE; \
+    }
+#define STAMP_UTER(name, T, OP) \
+    EMU_TWIN(hu_##name##_##T, h_##name##_##T) \
+    { \
+        UT_##T a = EXT_##T(w->FILE_##T[in->a][0]), b = EXT_##T(w->FILE_##T[in->b][0]); \
+        UT_##T c = EXT_##T(w->FILE_##T[in->c][0]); \
+        EMU_FILL(w->FILE_##T[in->d], NAR_##T(OP(T, a, b, c))); \
+        return EMU_CONTINUE; \
+    }
+#define STAMP_U3264(STAMP, name, OP) STAMP(name, u32, OP) STAMP(name, u64, OP)
+STAMP_U3264(STAMP_UBIN, add, OP_ADD)
+STAMP_U3264(STAMP_UBIN, sub, OP_SUB)
+STAMP_U3264(STAMP_UBIN, mullo, OP_MULLO)
+STAMP_U3264(STAMP_UTER, madlo, OP_MADLO)
+STAMP_UBIN(min, u32, OP_MIN) STAMP_UBIN(min, s32, OP_MIN) STAMP_UBIN(min, u64, OP_MIN) STAMP_UBIN(min, s64, OP_MIN)
+STAMP_UBIN(max, u32, OP_MAX) STAMP_UBIN(max, s32, OP_MAX) STAMP_UBIN(max, u64, OP_MAX) STAMP_UBIN(max, s64, OP_MAX)
+#define TABLE_UWIDTHS(name) { NULL, NULL, hu_##name##_u32, hu_##name##_u32, hu_##name##_u64, hu_##name##_u64 }
+#define TABLE_UALL(name) { NULL, NULL, hu_##name##_u32, hu_##name##_s32, hu_##name##_u64, hu_##name##_s64 }
+static const emu_fn fnu_add[IT_N] = TABLE_UWIDTHS(add);
+static const emu_fn fnu_sub[IT_N] = TABLE_UWIDTHS(sub);
+static const emu_fn fnu_mullo[IT_N] = TABLE_UWIDTHS(mullo);
+static const emu_fn fnu_madlo[IT_N] = TABLE_UWIDTHS(madlo);
+static const emu_fn fnu_min[IT_N] = TABLE_UALL(min);
+static const emu_fn fnu_max[IT_N] = TABLE_UALL(max);
 static const emu_fn fn_sad[IT_N] = TABLE_ALL(sad);
 static const emu_fn fn_abs[IT_N] = { NULL, h_abs_s16, NULL, h_abs_s32, NULL, h_abs_s64 };
 static const emu_fn fn_neg[IT_N] = { NULL, h_neg_u16, NULL, h_neg_u32, NULL, h_neg_u64 };
@@ -244,6 +277,22 @@ STAMP_WIDE(u32, uint64_t, r64, EMU_PUT64)
 STAMP_WIDE(s32, uint64_t, r64, EMU_PUT64)
 static const emu_fn fn_mulwide[IT_N] = { h_mulwide_u16, h_mulwide_s16, h_mulwide_u32, h_mulwide_s32, NULL, NULL };
 static const emu_fn fn_madwide[IT_N] = { h_madwide_u16, h_madwide_s16, h_madwide_u32, h_madwide_s32, NULL, NULL };
+#define STAMP_UWIDE(T) \
+    EMU_TWIN(hu_mulwide_##T, h_mulwide_##T) \
+    { \
+        UT_##T a = EXT_##T(w->FILE_##T[in->a][0]), b = EXT_##T(w->FILE_##T[in->b][0]); \
+        EMU_FILL(w->r64[in->d], WIDE_##T(a, b)); \
+        return EMU_CONTINUE; \
+    } \
+    EMU_TWIN(hu_madwide_##T, h_madwide_##T) \
+    { \
+        UT_##T a = EXT_##T(w->FILE_##T[in->a][0]), b = EXT_##T(w->FILE_##T[in->b][0]); \
+        EMU_FILL(w->r64[in->d], WIDE_##T(a, b) + w->r64[in->c][0]); \
+        return EMU_CONTINUE; \
+    }
+STAMP_UWIDE(u32) STAMP_UWIDE(s32)
+static const emu_fn fnu_mulwide[IT_N] = { NULL, NULL, hu_mulwide_u32, hu_mulwide_s32, NULL, NULL };
+static const emu_fn fnu_madwide[IT_N] = { NULL, NULL, hu_madwide_u32, hu_madwide_s32, NULL, NULL };
 
 /* ---- mul24 / mad24 ----------------------------------------------------------------
  * The low 24 bits of a and b (sign-extended from bit 23 for .s32) make a 48-bit
@@ -503,14 +552,14 @@ static enum emu_sel sel_mul(struct emu_decoder *dc, const struct ptx_instr *pi, 
         enum ptx_type wt = wide_type(t);
         if (wt == PTX_T_NONE)
             return emu_dec_unsupported(dc, ".wide is defined for 16- and 32-bit types only");
-        out->fn = mad ? fn_madwide[ti] : fn_mulwide[ti];
+        out->fn = mad ? emu_dec_twin(dc, fn_madwide[ti], fnu_madwide[ti]) : emu_dec_twin(dc, fn_mulwide[ti], fnu_mulwide[ti]);
         rows(dc, pi, out, wt, t, wt, mad ? 3 : 2);
         return EMU_SEL_OK;
     }
     if (sat)
         out->fn = h_madhisat_s32;
     else if (lo)
-        out->fn = mad ? fn_madlo[ti] : fn_mullo[ti];
+        out->fn = mad ? emu_dec_twin(dc, fn_madlo[ti], fnu_madlo[ti]) : emu_dec_twin(dc, fn_mullo[ti], fnu_mullo[ti]);
     else
         out->fn = mad ? fn_madhi[ti] : fn_mulhi[ti];
     rows(dc, pi, out, t, t, t, mad ? 3 : 2);
@@ -612,9 +661,9 @@ enum emu_sel emu_sel_int(struct emu_decoder *dc, const struct ptx_instr *pi, str
         if (pi->nops != 3)
             return emu_dec_unsupported(dc, "wrong operand count");
         if (pi->op == PTX_OP_ADD)
-            out->fn = sat ? h_addsat_s32 : fn_add[ti];
+            out->fn = sat ? h_addsat_s32 : emu_dec_twin(dc, fn_add[ti], fnu_add[ti]);
         else
-            out->fn = sat ? h_subsat_s32 : fn_sub[ti];
+            out->fn = sat ? h_subsat_s32 : emu_dec_twin(dc, fn_sub[ti], fnu_sub[ti]);
         rows(dc, pi, out, t, t, t, 2);
         return EMU_SEL_OK;
     case PTX_OP_MIN: case PTX_OP_MAX: {
@@ -626,7 +675,7 @@ enum emu_sel emu_sel_int(struct emu_decoder *dc, const struct ptx_instr *pi, str
         if (relu)
             out->fn = mx ? h_maxrelu_s32 : h_minrelu_s32;
         else
-            out->fn = mx ? fn_max[ti] : fn_min[ti];
+            out->fn = mx ? emu_dec_twin(dc, fn_max[ti], fnu_max[ti]) : emu_dec_twin(dc, fn_min[ti], fnu_min[ti]);
         rows(dc, pi, out, t, t, t, 2);
         return EMU_SEL_OK;
     }

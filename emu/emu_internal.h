@@ -73,6 +73,7 @@ struct emu_decoder {
     uint8_t *sreg_used_all;
     struct emu_codegen *codegen;       /* emu_codegen.c's facts about the current function */
     bool fuse;                         /* fuse setp + bra (off with LOOM_FOLD=0) */
+    const bool *uniform;               /* per register of the current function: warp-uniform (or NULL) */
 };
 
 /* The fused setp + conditional-branch handler for a fast setp handler, or

@@ -169,6 +169,30 @@ static inline int emu_branch_chain(struct emu_warp *w, const struct emu_inst *in
     static inline __attribute__((always_inline)) int name##_lanes(struct emu_warp *w, const struct emu_inst *in, \
                                                                 emu_mask m)
 
+/* ---- Scalar twins (ptx/ptx_uniform.c) --------------------------------------
+ * The decoder picks a handler's twin (emu_dec_twin) for an instruction whose
+ * sources are all warp-uniform registers, immediates or uniform special
+ * registers. With every lane active, each source row then holds one value:
+ * the twin computes lane 0 and fills the destination row with the result, as
+ * the lane loop would have written it to every lane. Under any other mask it
+ * is the vector handler (a tail call), so a twin is never wrong, only slower
+ * by one compare. EMU_TWIN(name, vec) { body } defines twin `name` of handler
+ * `vec`; the body computes with every lane active and returns EMU_CONTINUE. */
+#define EMU_TWIN(name, vec) \
+    static inline __attribute__((always_inline)) int name##_one(struct emu_warp *w, const struct emu_inst *in); \
+    static EMU_CHAINED int name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    { \
+        if (m != EMU_FULL_MASK) return vec(w, in, m); \
+        EMU_NEXT_UNLESS_STOP(name##_one(w, in)); \
+    } \
+    static inline __attribute__((always_inline)) int name##_one(struct emu_warp *w, const struct emu_inst *in)
+/* Every lane of a row set to v (a broadcast and full-width stores). */
+#define EMU_FILL(row, v) do { \
+        __typeof__(&(row)[0]) fill_r_ = (row); \
+        __typeof__(fill_r_[0]) fill_v_ = (v); \
+        EMU_EACH(l) fill_r_[l] = fill_v_; \
+    } while (0)
+
 /* Masked writes of lane l: the value is computed for every lane, the old one
  * kept where the lane is off (a blend, no branch). */
 #define EMU_PUT32(row, m, l, x) do { \

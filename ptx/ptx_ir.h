@@ -335,6 +335,14 @@ void ptx_module_free(struct ptx_module *m);
 bool ptx_check(struct ptx_module *m, struct ptx_diags *diags);
 bool ptx_analyze(struct ptx_module *m, struct ptx_diags *diags);
 
+/* Divergence analysis (ptx_uniform.c): which registers of an entry function
+ * hold the same value in every lane of a warp wherever they are read. An array
+ * over fn->regs (true = uniform) for the caller to free; NULL for a .func (its
+ * callers' lanes vary) or when memory runs out. Needs ptx_analyze's CFG. */
+bool *ptx_uniform_regs(const struct ptx_func *fn);
+/* Whether a special register has one value across a warp (%ntid, %ctaid ...). */
+bool ptx_sreg_uniform(enum ptx_sreg s);
+
 /* Lookups. */
 struct ptx_func *ptx_find_func(const struct ptx_module *m, const char *name);
 struct ptx_symbol *ptx_find_global(const struct ptx_module *m, const char *name);
