@@ -647,15 +647,56 @@ EMU_INLINE uint8_t *shared_run4(struct emu_warp *w, const struct emu_inst *in, e
     return w->cta->shared + a0;
 }
 
+/* A 4-byte shared-memory load through a 32-bit address whose active lanes
+ * read anywhere in the CTA's shared memory, aligned (a row or a column of a
+ * tile, a broadcast): the lanes' values gathered into row d. False, with
+ * nothing read, when a lane is out of bounds or misaligned or a deeper check
+ * is on (the general path decides). */
+EMU_INLINE bool shared_gather4(struct emu_warp *w, const struct emu_inst *in, emu_mask m, bool full, uint32_t *d)
+{
+    if (in->space != PTX_SPACE_SHARED && in->space != PTX_SPACE_SHARED_CLUSTER) return false;
+    const struct emu_launch *L = w->cta->launch;
+    if (L->initcheck || L->racecheck || w->cta->shared_size < 4) return false;
+    const uint32_t *r = w->r32[in->a];
+    uint32_t imm = (uint32_t)in->imm, hi = 0, low = 0;
+    if (full) {
+        EMU_EACH(l) { uint32_t a = r[l] + imm; hi = a > hi ? a : hi; low |= a; }
+    } else {
+        EMU_EACH(l) { uint32_t a = (r[l] + imm) & emu_lane_k32(m, l); hi = a > hi ? a : hi; low |= a; }
+    }
+    if ((low & 3u) || (uint64_t)hi + 4u > w->cta->shared_size) return false;
+    const uint8_t *base = w->cta->shared;
+#ifdef __AVX2__
+    __m256i mv = _mm256_set1_epi32((int)m), add = _mm256_set1_epi32((int)imm);
+    for (unsigned g = 0; g < EMU_WARP_SIZE; g += 8) {   /* offsets below 2^31: signed indices are fine */
+        __m256i idx = _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)&r[g]), add), v;
+        if (full) {
+            v = _mm256_i32gather_epi32((const int *)base, idx, 1);
+        } else {
+            __m256i bits = _mm256_loadu_si256((const __m256i *)&emu_lane_bit32[g]);
+            __m256i mk = _mm256_cmpeq_epi32(_mm256_and_si256(mv, bits), bits);
+            v = _mm256_mask_i32gather_epi32(_mm256_loadu_si256((const __m256i *)&d[g]), (const int *)base, idx, mk, 1);
+        }
+        _mm256_storeu_si256((__m256i *)&d[g], v);
+    }
+#else
+    for (unsigned l = 0; l < EMU_WARP_SIZE; l++)
+        if (full || EMU_ON(m, l)) memcpy(&d[l], base + (uint32_t)(r[l] + imm), 4);
+#endif
+    return true;
+}
+
 /* ld of one element that is not atomic, specialised by size, sign, address
  * width and full warp. 8-byte elements go to r64 rows, smaller ones to r32. */
-EMU_INLINE int ld_one(struct emu_warp *w, const struct emu_inst *in, emu_mask m, unsigned size, bool sgn, bool a32,
-                      bool full)
+/* What the fast paths of ld_one / st_one return when the access needs the rest. */
+#define MEM_SLOW (-1)
+
+/* ld_one's fast paths (no stack frame): a contiguous shared run, any aligned
+ * in-bounds 4-byte shared access, a full warp's contiguous global block; else
+ * MEM_SLOW. */
+EMU_INLINE int ld_fast(struct emu_warp *w, const struct emu_inst *in, emu_mask m, unsigned size, bool sgn, bool a32,
+                       bool full)
 {
-    struct lane_addr addr;
-    struct lane_span s;
-    uint8_t *base;
-    uint64_t stride;
     const uint8_t *block;
     if (a32 && size == 4 && (block = shared_run4(w, in, m, full))) {
         uint32_t *d = w->r32[in->v[0]];
@@ -668,6 +709,7 @@ EMU_INLINE int ld_one(struct emu_warp *w, const struct emu_inst *in, emu_mask m,
         }
         return EMU_CONTINUE;
     }
+    if (a32 && size == 4 && shared_gather4(w, in, m, full, w->r32[in->v[0]])) return EMU_CONTINUE;
     if (full && !a32 && (block = block_ptr(w, in, size, false))) {
         /* Warps of a grid-stride or streaming kernel read the next blocks soon: ask
          * for them early, as the GPU's memory system would have them in flight. */
@@ -691,6 +733,17 @@ EMU_INLINE int ld_one(struct emu_warp *w, const struct emu_inst *in, emu_mask m,
         }
         return EMU_CONTINUE;
     }
+    return MEM_SLOW;
+}
+
+/* The rest of ld_one: every lane's address checked, then a copy or a gather. */
+EMU_INLINE int ld_rest(struct emu_warp *w, const struct emu_inst *in, emu_mask m, unsigned size, bool sgn, bool a32,
+                       bool full)
+{
+    struct lane_addr addr;
+    struct lane_span s;
+    uint8_t *base;
+    uint64_t stride;
     lane_addrs(w, in, m, a32, full, size, &addr, &s);
     if (!span_direct(w, in, &s, size, size, false, &base, &stride)) return h_ld(w, in, m);
     if (size == 8) {
@@ -732,11 +785,17 @@ EMU_INLINE int ld_one(struct emu_warp *w, const struct emu_inst *in, emu_mask m,
     return EMU_CONTINUE;
 }
 
+/* The handler: the fast paths inline, the rest in a function of its own, so
+ * that the common case sets up no stack frame for the rest's arrays. */
 #define LD_ONE(name, size, sgn, a32) \
+    static __attribute__((noinline)) int name##_rest(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    { \
+        return m == EMU_FULL ? ld_rest(w, in, m, size, sgn, a32, true) : ld_rest(w, in, m, size, sgn, a32, false); \
+    } \
     static EMU_CHAINED int name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
     { \
-        EMU_NEXT_UNLESS_STOP(m == EMU_FULL ? ld_one(w, in, m, size, sgn, a32, true) \
-                                           : ld_one(w, in, m, size, sgn, a32, false)); \
+        int rc = m == EMU_FULL ? ld_fast(w, in, m, size, sgn, a32, true) : ld_fast(w, in, m, size, sgn, a32, false); \
+        EMU_NEXT_UNLESS_STOP(rc == MEM_SLOW ? name##_rest(w, in, m) : rc); \
     }
 LD_ONE(h_ld_u8_a64, 1, false, false)
 LD_ONE(h_ld_s8_a64, 1, true, false)
@@ -850,12 +909,9 @@ static int h_st(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
 
 /* st of one element that is not atomic, specialised like ld_one. Lanes store
  * in lane order (the last of several lanes writing one address wins). */
-EMU_INLINE int st_one(struct emu_warp *w, const struct emu_inst *in, emu_mask m, unsigned size, bool a32, bool full)
+/* st_one's fast paths (as ld_fast). */
+EMU_INLINE int st_fast(struct emu_warp *w, const struct emu_inst *in, emu_mask m, unsigned size, bool a32, bool full)
 {
-    struct lane_addr addr;
-    struct lane_span s;
-    uint8_t *base;
-    uint64_t stride;
     uint8_t *block;
     if (a32 && size == 4 && (block = shared_run4(w, in, m, full))) {
         /* A CTA's shared memory is only touched by the worker running it:
@@ -890,6 +946,16 @@ EMU_INLINE int st_one(struct emu_warp *w, const struct emu_inst *in, emu_mask m,
         }
         return EMU_CONTINUE;
     }
+    return MEM_SLOW;
+}
+
+/* The rest of st_one (as ld_rest). */
+EMU_INLINE int st_rest(struct emu_warp *w, const struct emu_inst *in, emu_mask m, unsigned size, bool a32, bool full)
+{
+    struct lane_addr addr;
+    struct lane_span s;
+    uint8_t *base;
+    uint64_t stride;
     lane_addrs(w, in, m, a32, full, size, &addr, &s);
     if (!span_direct(w, in, &s, size, size, true, &base, &stride)) return h_st(w, in, m);
     if (size == 8) {
@@ -934,9 +1000,14 @@ EMU_INLINE int st_one(struct emu_warp *w, const struct emu_inst *in, emu_mask m,
 }
 
 #define ST_ONE(name, size, a32) \
+    static __attribute__((noinline)) int name##_rest(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    { \
+        return m == EMU_FULL ? st_rest(w, in, m, size, a32, true) : st_rest(w, in, m, size, a32, false); \
+    } \
     static EMU_CHAINED int name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
     { \
-        EMU_NEXT_UNLESS_STOP(m == EMU_FULL ? st_one(w, in, m, size, a32, true) : st_one(w, in, m, size, a32, false)); \
+        int rc = m == EMU_FULL ? st_fast(w, in, m, size, a32, true) : st_fast(w, in, m, size, a32, false); \
+        EMU_NEXT_UNLESS_STOP(rc == MEM_SLOW ? name##_rest(w, in, m) : rc); \
     }
 ST_ONE(h_st_b8_a64, 1, false)
 ST_ONE(h_st_b16_a64, 2, false)
