@@ -200,13 +200,7 @@ STAMP_SET_X2(f16x2, f16, f16hi) STAMP_SET_X2(f16x2ftz, f16ftz, f16hiftz) STAMP_S
 static inline int fused_branch(struct emu_warp *w, const struct emu_inst *in, emu_mask m, emu_mask p)
 {
     emu_mask taken = m & (in->nv ? ~p : p);
-    /* The bra, as the dispatch loop would count it. The barrier keeps gcc from
-     * merging the two counters into one 16-byte load and store: the dispatch loop
-     * has just stored them 8 bytes at a time, and a wide load of two narrow stores
-     * cannot be forwarded (a stall of a dozen cycles on every fused branch). */
-    w->n_inst++;
-    __asm__ volatile("" ::: "memory");
-    w->n_thread_inst += emu_popc(taken);
+    w->n_inst++;                                 /* the bra, as the dispatch loop would count it */
     return emu_branch_chain(w, in, taken, in->src + 2);
 }
 

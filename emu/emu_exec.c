@@ -306,6 +306,16 @@ static inline uint32_t next_runnable(const struct emu_cta *cta, uint32_t i)
     return i;
 }
 
+/* Thread instructions are counted lazily: the warp instructions run since
+ * `mark` all ran with the `lanes` active lanes (a guard does not change the
+ * count: lanes predicated off still issue, as nvprof's warp execution
+ * efficiency has it), so they are added where the mask changes and where the
+ * warp stops. Handlers count warp instructions only. */
+#define COUNT_LANES() do { \
+        w->n_thread_inst += (uint64_t)lanes * (w->n_inst - mark); \
+        mark = w->n_inst; \
+    } while (0)
+
 /* Runs warp *pi until it stops or about `slice` instructions have run. The
  * pc, the active mask and the reconvergence pc of the top SIMT entry live in
  * registers: only control-family handlers (in->flow) change them, and those
@@ -327,13 +337,13 @@ static __attribute__((noinline)) int warp_run(struct emu_cta *cta, uint32_t *pi,
 {
     uint32_t i = *pi;
     struct emu_warp *w = &cta->warps[i];
-    uint64_t budget, start, total = 0;
+    uint64_t budget, start, total = 0, mark;
     uint32_t pc, reconv, lanes;
     emu_mask active;
     int rc;
 load:
     budget = slice;
-    start = w->n_inst;
+    start = mark = w->n_inst;
     pc = w->pc;
     reconv = w->stack[w->sp - 1].reconv;
     active = w->active;
@@ -345,6 +355,7 @@ load:
             if ((rc = emu_simt_settle(w))) goto stop;
             pc = w->pc;
             active = w->active;
+            COUNT_LANES();
             lanes = lanes_of(active);
             reconv = w->stack[w->sp - 1].reconv;
             continue;
@@ -353,7 +364,6 @@ load:
         uint32_t n = in->run;
         if (n) {                                 /* a chained run */
             w->n_inst += n;
-            w->n_thread_inst += (uint64_t)lanes * n;
             w->chain_left = budget > n ? budget - n : 0;
             w->pc = pc + n;
             rc = in->fn(w, in, active);
@@ -369,7 +379,6 @@ load:
                 m &= in->guard_neg ? ~p : p;
             }
             w->n_inst++;
-            w->n_thread_inst += m == active ? lanes : lanes_of(m);
             budget--;
             w->pc = ++pc;
             if (!in->flow) {
@@ -384,6 +393,7 @@ load:
          * branch at the end of a run may have gone on). */
         pc = w->pc;
         if (w->active != active) {
+            COUNT_LANES();
             active = w->active;
             lanes = lanes_of(active);
         }
@@ -396,6 +406,7 @@ load:
         }
     }
 stop:                                            /* a barrier or an exit: on to the next warp */
+    COUNT_LANES();
     if (rc == EMU_STOP_BARRIER) {
         w->n_barrier++;
         barrier_try_release(cta, w->wait.barrier);
@@ -417,6 +428,7 @@ stop:                                            /* a barrier or an exit: on to 
         goto load;
     }
 out:
+    COUNT_LANES();
     *pi = i;
     *spent = total + (w->n_inst - start);
     return rc;

@@ -111,7 +111,8 @@ static inline uint32_t emu_popc(emu_mask x)
  * Goes on at pc `next` once every active lane has gone there: with the chained
  * run that starts there, when one does, the slice allows it and `next` is no
  * reconvergence point (the dispatch loop pops those); else back to the
- * dispatch loop, w->pc = next. The run is counted here, as the loop would. */
+ * dispatch loop, w->pc = next. The run is counted here, as the loop would (its
+ * lanes are counted by the loop, where the mask changes). */
 static inline int emu_chain_to(struct emu_warp *w, const struct emu_inst *code, uint32_t next)
 {
     const struct emu_inst *nx = &code[next];
@@ -119,7 +120,6 @@ static inline int emu_chain_to(struct emu_warp *w, const struct emu_inst *code, 
     if (n && w->chain_left > n && next != w->stack[w->sp - 1].reconv) {
         w->chain_left -= n;
         w->n_inst += n;
-        w->n_thread_inst += (uint64_t)emu_popc(w->active) * n;
         w->pc = next + n;
         return nx->fn(w, nx, w->active);
     }
