@@ -182,6 +182,7 @@ struct emu_warp {
 /* A barrier's state inside a CTA. */
 struct emu_barrier {
     uint32_t arrived;                    /* threads arrived so far */
+    uint32_t waiting;                    /* bit i: warp i waits here (a CTA has at most 32 warps) */
     uint32_t expected_count;             /* thread count given by the instruction (0 = all live threads) */
     uint32_t red_popc;                   /* bar.red accumulators: threads with a true predicate */
     uint32_t red_and_fail;               /* threads with a false predicate */
@@ -212,6 +213,7 @@ struct emu_cta {
     uint64_t shared_size;
     struct emu_barrier bars[16];
     uint32_t bars_pending;               /* bit id: barrier id has arrivals (arrive sets, release clears) */
+    uint32_t runnable;                   /* bit i: warp i has not finished and waits at no barrier */
     uint32_t smid;
     struct emu_fault *fault;             /* non-NULL once a fault stopped the CTA */
     struct emu_fault fault_store;

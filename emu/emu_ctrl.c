@@ -350,6 +350,8 @@ static int h_bar(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
         return EMU_CONTINUE;
     w->wait = (struct emu_wait){ .kind = EMU_WAIT_BARRIER, .barrier = id, .count = count,
                                  .pc = (uint32_t)(in - w->cta->launch->prog->code) };
+    b->waiting |= 1u << w->id;
+    w->cta->runnable &= ~(1u << w->id);
     if (in->sub >= BAR_RED_POPC) {
         w->wait.red_op = (uint8_t)(in->sub - BAR_RED_POPC + 1);
         w->wait.red_to_pred = in->sub != BAR_RED_POPC;
@@ -370,6 +372,8 @@ static EMU_CHAINED_FLOW int h_bar_sync_imm(struct emu_warp *w, const struct emu_
     if (b->arrived && b->expected_count) return h_bar(w, in, m);
     b->arrived += emu_popc(w->valid & ~w->exited);
     w->cta->bars_pending |= 1u << id;
+    b->waiting |= 1u << w->id;
+    w->cta->runnable &= ~(1u << w->id);
     w->wait.kind = EMU_WAIT_BARRIER;
     w->wait.barrier = id;
     w->wait.count = 0;

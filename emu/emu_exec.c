@@ -231,9 +231,8 @@ static inline bool barrier_full(struct emu_cta *cta, uint32_t id)
 static __attribute__((noinline)) void barrier_release(struct emu_cta *cta, uint32_t id)
 {
     struct emu_barrier *b = &cta->bars[id];
-    for (uint32_t i = 0; i < cta->nwarps; i++) {
-        struct emu_warp *w = &cta->warps[i];
-        if (w->wait.kind != EMU_WAIT_BARRIER || w->wait.barrier != id) continue;
+    for (uint32_t k = b->waiting; k; k &= k - 1) {
+        struct emu_warp *w = &cta->warps[__builtin_ctz(k)];
         if (w->wait.red_op) {
             uint32_t v = w->wait.red_op == 1 ? b->red_popc : w->wait.red_op == 2 ? (b->red_and_fail == 0)
                                                                                   : (b->red_or_any != 0);
@@ -247,6 +246,8 @@ static __attribute__((noinline)) void barrier_release(struct emu_cta *cta, uint3
         }
         w->wait.kind = EMU_WAIT_NONE;
     }
+    cta->runnable |= b->waiting;
+    b->waiting = 0;
     b->arrived = 0;
     cta->bars_pending &= ~(1u << id);
     b->red_popc = 0; b->red_and_fail = 0; b->red_or_any = 0;
@@ -299,11 +300,8 @@ static inline uint32_t lanes_of(emu_mask x)
 /* The next warp of the pass after warp i that can run, or nwarps. */
 static inline uint32_t next_runnable(const struct emu_cta *cta, uint32_t i)
 {
-    while (++i < cta->nwarps) {
-        const struct emu_warp *w = &cta->warps[i];
-        if (!w->done && w->wait.kind != EMU_WAIT_BARRIER) break;
-    }
-    return i;
+    uint32_t later = i + 1 < 32 ? cta->runnable & (~0u << (i + 1)) : 0;
+    return later ? (uint32_t)__builtin_ctz(later) : cta->nwarps;
 }
 
 /* Thread instructions are counted lazily: the warp instructions run since
@@ -330,10 +328,11 @@ static inline uint32_t next_runnable(const struct emu_cta *cta, uint32_t i)
  *
  * A warp that stops at a barrier or exits hands over to the next warp of
  * emu_cta_run's pass here, doing what emu_cta_run would do: the switch costs
- * no return and call. *pi is then the warp that stopped last, and *spent the
+ * no return and call. At the end of the pass it starts the next one while the
+ * CTA's budget lasts. *pi is then the warp that stopped last, and *spent the
  * instructions all of them ran. */
 static __attribute__((noinline)) int warp_run(struct emu_cta *cta, uint32_t *pi, const struct emu_inst *code,
-                                              uint64_t slice, uint64_t *spent)
+                                              uint64_t slice, uint64_t cta_budget, uint64_t *spent)
 {
     uint32_t i = *pi;
     struct emu_warp *w = &cta->warps[i];
@@ -412,6 +411,7 @@ stop:                                            /* a barrier or an exit: on to 
         barrier_try_release(cta, w->wait.barrier);
     } else if (rc == EMU_STOP_EXIT) {
         w->done = true;
+        cta->runnable &= ~(1u << i);
         cta->nexited_warps++;
         cta->live_stale = true;
         barriers_try_release(cta);
@@ -420,6 +420,10 @@ stop:                                            /* a barrier or an exit: on to 
     }
     rc = WARP_RUN_PASS_DONE;
     uint32_t next = next_runnable(cta, i);
+    /* The pass is over: the next one starts with the first warp that can
+     * run (as emu_cta_run's would) while the CTA's budget lasts. */
+    if (next >= cta->nwarps && cta->runnable && total + (w->n_inst - start) < cta_budget)
+        next = (uint32_t)__builtin_ctz(cta->runnable);
     if (next < cta->nwarps) {
         total += w->n_inst - start;
         i = next;
@@ -451,6 +455,7 @@ struct emu_cta *emu_cta_create(const struct emu_launch *L)
     cta->launch = L;
     cta->nthreads = L->block[0] * L->block[1] * L->block[2];
     cta->nwarps = (cta->nthreads + EMU_WARP_SIZE - 1) / EMU_WARP_SIZE;
+    if (cta->nwarps > 32) { free(cta); return NULL; }   /* launches allow 1024 threads: warp masks are 32 bits */
     cta->shared_size = L->dyn_shared ? p->dyn_shared_base + L->dyn_shared : L->entry->shared_bytes;
     cta->shared = xcalloc(cta->shared_size + 16, 1);
     cta->warps = calloc(cta->nwarps, sizeof *cta->warps);
@@ -590,6 +595,7 @@ void emu_cta_begin(struct emu_cta *cta, const uint32_t ctaid[3], uint32_t smid)
     cta->live_stale = true;
     memset(cta->bars, 0, sizeof cta->bars);
     cta->bars_pending = 0;
+    cta->runnable = cta->nwarps >= 32 ? ~0u : (1u << cta->nwarps) - 1;
     if (L->zero_shared && cta->shared_size) memset(cta->shared, 0, cta->shared_size);
     for (uint32_t i = 0; i < cta->nwarps; i++) {
         struct emu_warp *w = &cta->warps[i];
@@ -644,7 +650,7 @@ enum emu_cta_state emu_cta_run(struct emu_cta *cta, uint64_t budget)
             w->wait.kind = EMU_WAIT_NONE;
             uint64_t spent;
             /* Goes on to later warps; barrier stops and exits are dealt with there. */
-            int rc = warp_run(cta, &i, code, slice, &spent);
+            int rc = warp_run(cta, &i, code, slice, budget, &spent);
             ran = true;
             budget = budget > spent ? budget - spent : 0;
             if (rc == EMU_STOP_FAULT) return EMU_CTA_FAULT;
