@@ -366,19 +366,16 @@ static int h_bar(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
  * (the id was checked at decode; a count mismatch goes to h_bar to report). */
 static EMU_CHAINED_FLOW int h_bar_sync_imm(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
 {
-    uint32_t id = (uint32_t)in->imm;
-    w->pc = in->src + 1;                          /* (a chain does not keep w->pc) */
-    struct emu_barrier *b = &w->cta->bars[id];
+    uint32_t id = (uint32_t)in->imm, src = in->src, bit = 1u << w->id;
+    struct emu_cta *cta = w->cta;
+    struct emu_barrier *b = &cta->bars[id];
+    w->pc = src + 1;                              /* (a chain does not keep w->pc) */
     if (b->arrived && b->expected_count) return h_bar(w, in, m);
     b->arrived += emu_popc(w->valid & ~w->exited);
-    w->cta->bars_pending |= 1u << id;
-    b->waiting |= 1u << w->id;
-    w->cta->runnable &= ~(1u << w->id);
-    w->wait.kind = EMU_WAIT_BARRIER;
-    w->wait.barrier = id;
-    w->wait.count = 0;
-    w->wait.pc = in->src;
-    w->wait.red_op = 0;
+    b->waiting |= bit;
+    cta->bars_pending |= 1u << id;
+    cta->runnable &= ~bit;
+    w->wait = (struct emu_wait){ .kind = EMU_WAIT_BARRIER, .barrier = id, .pc = src };
     return EMU_STOP_BARRIER;
 }
 

@@ -927,6 +927,7 @@ static bool mark_runs(struct emu_program *p)
         if (role == 2) run = 1;
         else if (role == 1) run = (pc + 1 < p->ncode && !is_reconv[pc + 1] && next < EMU_RUN_MAX) ? next + 1 : 1;
         in->run = (uint8_t)run;
+        in->at_reconv = is_reconv[pc];
         next = run;
     }
     free(is_reconv);

@@ -117,7 +117,7 @@ static inline int emu_chain_to(struct emu_warp *w, const struct emu_inst *code, 
 {
     const struct emu_inst *nx = &code[next];
     uint32_t n = nx->run;
-    if (n && w->chain_left > n && next != w->stack[w->sp - 1].reconv) {
+    if (n && w->chain_left > n && (!nx->at_reconv || next != w->stack[w->sp - 1].reconv)) {
         w->chain_left -= n;
         w->n_inst += n;
         w->pc = next + n;
