@@ -187,6 +187,11 @@ static uint32_t atom_cas16(void *p, uint32_t cmp, uint32_t val)
 static int atom_ptrs(struct emu_warp *w, const struct emu_inst *in, emu_mask m, unsigned size,
                      void *out_ptr[EMU_WARP_SIZE])
 {
+    if ((m & (m - 1)) == 0) {   /* one lane (`if (tid == 0) atomicAdd(...)`): translate just it */
+        unsigned l = (unsigned)__builtin_ctz(m);
+        out_ptr[l] = emu_mem_ptr(w, in, l, (enum ptx_space)in->space, emu_addr(w, in, l), size, true);
+        return out_ptr[l] ? EMU_CONTINUE : EMU_STOP_FAULT;
+    }
     if (emu_mem_direct(w, in, m, size, true, out_ptr))
         return EMU_CONTINUE;
     EMU_LANES(l) {
@@ -226,9 +231,8 @@ static int atom_ptrs(struct emu_warp *w, const struct emu_inst *in, emu_mask m, 
             }                                                                           \
             return EMU_CONTINUE;                                                        \
         }                                                                               \
-        EMU_LANES(l) {                                                                  \
-            if (!EMU_ON(m, l))                                                          \
-                continue;                                                               \
+        for (emu_mask mm = m; mm; mm &= mm - 1) {   /* active lanes, lane 0 first */      \
+            unsigned l = (unsigned)__builtin_ctz(mm);                                   \
             PT *p = (PT *)ptr[l];                                                       \
             R b = bv[l], c = cv[l];                                                     \
             R old = (R)(PRIM);                                                          \

@@ -442,6 +442,19 @@ out:
 
 static void *xcalloc(size_t n, size_t s) { return n ? calloc(n, s) : calloc(1, 1); }
 
+/* Zeroed memory aligned to a cache line: register rows (128 and 256 bytes) and
+ * shared memory are read and written with 16- and 32-byte vectors, which must
+ * not straddle lines (a split access costs about two, and a load from a split
+ * store is not forwarded). */
+static void *xcalloc_lines(size_t n, size_t s)
+{
+    if (n && s > SIZE_MAX / n) return NULL;
+    size_t bytes = (n * s + 63) / 64 * 64;
+    void *p = aligned_alloc(64, bytes ? bytes : 64);
+    if (p) memset(p, 0, bytes ? bytes : 64);
+    return p;
+}
+
 static void warp_fill_sregs(struct emu_warp *w);
 static void fill_row(uint32_t *row, uint32_t v);
 
@@ -457,15 +470,15 @@ struct emu_cta *emu_cta_create(const struct emu_launch *L)
     cta->nwarps = (cta->nthreads + EMU_WARP_SIZE - 1) / EMU_WARP_SIZE;
     if (cta->nwarps > 32) { free(cta); return NULL; }   /* launches allow 1024 threads: warp masks are 32 bits */
     cta->shared_size = L->dyn_shared ? p->dyn_shared_base + L->dyn_shared : L->entry->shared_bytes;
-    cta->shared = xcalloc(cta->shared_size + 16, 1);
+    cta->shared = xcalloc_lines(cta->shared_size + 16, 1);
     cta->warps = calloc(cta->nwarps, sizeof *cta->warps);
     if (!cta->shared || !cta->warps) { emu_cta_destroy(cta); return NULL; }
     for (uint32_t i = 0; i < cta->nwarps; i++) {
         struct emu_warp *w = &cta->warps[i];
         w->cta = cta;
         w->id = i;
-        w->r32 = xcalloc(p->n32, sizeof *w->r32);
-        w->r64 = xcalloc(p->n64, sizeof *w->r64);
+        w->r32 = xcalloc_lines(p->n32, sizeof *w->r32);
+        w->r64 = xcalloc_lines(p->n64, sizeof *w->r64);
         w->pred = xcalloc(p->npred, sizeof *w->pred);
         w->local_stride = L->local_stride;
         w->local = xcalloc((size_t)L->local_stride * EMU_WARP_SIZE, 1);
