@@ -61,6 +61,8 @@ typedef int (*emu_fn)(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
         EMU_NEXT(); \
     } while (0)
 #define EMU_RUN_MAX 64u
+/* Warp instructions a warp runs before the next warp's turn. */
+#define EMU_SLICE 4096u
 
 /* One decoded instruction. Operand fields name rows in the register file the
  * handler implies: r32 rows for types up to 32 bits (8/16-bit values are kept
@@ -177,6 +179,7 @@ struct emu_warp {
     struct emu_gcache { uint64_t base, end; uint32_t flags; } gcache_prev[3];  /* the ones hit before it */
     /* Counters (observers). */
     uint64_t n_inst, n_thread_inst, n_diverge, n_barrier;
+    uint64_t mark;                       /* n_inst when n_thread_inst was last brought up to date */
     uint64_t chain_left;                 /* instructions a chain may still run (warp_run's slice) */
 };
 
@@ -215,6 +218,8 @@ struct emu_cta {
     struct emu_barrier bars[16];
     uint32_t bars_pending;               /* bit id: barrier id has arrivals (arrive sets, release clears) */
     uint32_t runnable;                   /* bit i: warp i has not finished and waits at no barrier */
+    uint32_t cur;                        /* the warp running now (emu_exec.c's warp_run) */
+    emu_mask cur_active;                 /* its active mask when its chain began */
     uint32_t smid;
     struct emu_fault *fault;             /* non-NULL once a fault stopped the CTA */
     struct emu_fault fault_store;

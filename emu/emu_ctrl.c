@@ -376,6 +376,9 @@ static EMU_CHAINED_FLOW int h_bar_sync_imm(struct emu_warp *w, const struct emu_
     cta->bars_pending |= 1u << id;
     cta->runnable &= ~bit;
     w->wait = (struct emu_wait){ .kind = EMU_WAIT_BARRIER, .barrier = id, .pc = src };
+    /* Others still to come: hand over to the next warp of the pass here (the
+     * last arrival releases the barrier in the dispatch loop). */
+    if (!cta->live_stale && b->arrived < cta->live_threads) return emu_barrier_hand_over(w, in);
     return EMU_STOP_BARRIER;
 }
 

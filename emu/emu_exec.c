@@ -304,15 +304,24 @@ static inline uint32_t next_runnable(const struct emu_cta *cta, uint32_t i)
     return later ? (uint32_t)__builtin_ctz(later) : cta->nwarps;
 }
 
-/* Thread instructions are counted lazily: the warp instructions run since
- * `mark` all ran with the `lanes` active lanes (a guard does not change the
- * count: lanes predicated off still issue, as nvprof's warp execution
- * efficiency has it), so they are added where the mask changes and where the
- * warp stops. Handlers count warp instructions only. */
+/* Thread instructions are counted lazily: the warp instructions a warp has run
+ * since emu_warp.mark all ran with the `lanes` active lanes (a guard does not
+ * change the count: lanes predicated off still issue, as nvprof's warp
+ * execution efficiency has it), so they are added where the mask changes and
+ * where the warp stops. Handlers count warp instructions only. A warp that is
+ * not running has mark == n_inst. */
 #define COUNT_LANES() do { \
-        w->n_thread_inst += (uint64_t)lanes * (w->n_inst - mark); \
-        mark = w->n_inst; \
+        w->n_thread_inst += (uint64_t)lanes * (w->n_inst - w->mark); \
+        w->mark = w->n_inst; \
     } while (0)
+
+/* Warp instructions the CTA's warps have run (for the scheduler's budget). */
+static uint64_t cta_inst(const struct emu_cta *cta)
+{
+    uint64_t n = 0;
+    for (uint32_t k = 0; k < cta->nwarps; k++) n += cta->warps[k].n_inst;
+    return n;
+}
 
 /* Runs warp *pi until it stops or about `slice` instructions have run. The
  * pc, the active mask and the reconvergence pc of the top SIMT entry live in
@@ -323,26 +332,29 @@ static inline uint32_t next_runnable(const struct emu_cta *cta, uint32_t i)
  * A chained run (emu_inst.run, emu.h) is one call: it is counted and charged
  * to the slice before it starts, and its instructions need no reconvergence
  * test. A fault inside it stops the chain (w->pc is then the instruction after
- * the faulting one; the warp's count keeps the rest of the run). Everything else (control flow, guarded
- * instructions, handlers that do not chain) goes one instruction at a time.
+ * the faulting one; the warp's count keeps the rest of the run). Everything
+ * else (control flow, guarded instructions, handlers that do not chain) goes
+ * one instruction at a time.
  *
  * A warp that stops at a barrier or exits hands over to the next warp of
  * emu_cta_run's pass here, doing what emu_cta_run would do: the switch costs
  * no return and call. At the end of the pass it starts the next one while the
- * CTA's budget lasts. *pi is then the warp that stopped last, and *spent the
- * instructions all of them ran. */
+ * CTA's budget lasts. `bar.sync` itself may hand over to a later warp of the
+ * pass and chain into its run (emu_barrier_hand_over): cta->cur then names the
+ * warp the chain ended in, and cta->cur_active the mask it started with. *pi
+ * is the warp that stopped last, and *spent the instructions all of them ran. */
 static __attribute__((noinline)) int warp_run(struct emu_cta *cta, uint32_t *pi, const struct emu_inst *code,
                                               uint64_t slice, uint64_t cta_budget, uint64_t *spent)
 {
     uint32_t i = *pi;
     struct emu_warp *w = &cta->warps[i];
-    uint64_t budget, start, total = 0, mark;
+    uint64_t budget, inst0 = cta_inst(cta);
     uint32_t pc, reconv, lanes;
     emu_mask active;
     int rc;
 load:
+    cta->cur = i;
     budget = slice;
-    start = mark = w->n_inst;
     pc = w->pc;
     reconv = w->stack[w->sp - 1].reconv;
     active = w->active;
@@ -366,11 +378,6 @@ load:
             w->chain_left = budget > n ? budget - n : 0;
             w->pc = pc + n;
             rc = in->fn(w, in, active);
-            budget = w->chain_left;
-            if (rc != EMU_CONTINUE) {
-                if (rc == EMU_STOP_FAULT && cta->fault) w->pc = cta->fault->pc + 1;
-                goto stop;
-            }
         } else {                                 /* one instruction */
             emu_mask m = active;
             if (in->guard != EMU_NOGUARD) {
@@ -385,8 +392,18 @@ load:
                 goto next;
             }
             w->chain_left = budget;
-            if (m && (rc = in->fn(w, in, m)) != EMU_CONTINUE) goto stop;
-            budget = w->chain_left;
+            rc = m ? in->fn(w, in, m) : EMU_CONTINUE;
+        }
+        if (__builtin_expect(cta->cur != i, 0)) {   /* a barrier handed over to a later warp */
+            i = cta->cur;
+            w = &cta->warps[i];
+            active = cta->cur_active;
+            lanes = lanes_of(active);
+        }
+        budget = w->chain_left;
+        if (rc != EMU_CONTINUE) {
+            if (rc == EMU_STOP_FAULT && cta->fault) w->pc = cta->fault->pc + 1;
+            goto stop;
         }
         /* A run or a control instruction: where it went, with which lanes (a
          * branch at the end of a run may have gone on). */
@@ -422,10 +439,9 @@ stop:                                            /* a barrier or an exit: on to 
     uint32_t next = next_runnable(cta, i);
     /* The pass is over: the next one starts with the first warp that can
      * run (as emu_cta_run's would) while the CTA's budget lasts. */
-    if (next >= cta->nwarps && cta->runnable && total + (w->n_inst - start) < cta_budget)
+    if (next >= cta->nwarps && cta->runnable && cta_inst(cta) - inst0 < cta_budget)
         next = (uint32_t)__builtin_ctz(cta->runnable);
     if (next < cta->nwarps) {
-        total += w->n_inst - start;
         i = next;
         w = &cta->warps[i];
         w->wait.kind = EMU_WAIT_NONE;
@@ -434,8 +450,36 @@ stop:                                            /* a barrier or an exit: on to 
 out:
     COUNT_LANES();
     *pi = i;
-    *spent = total + (w->n_inst - start);
+    *spent = cta_inst(cta) - inst0;
     return rc;
+}
+
+/* bar.sync's hand-over (emu.h): warp w has just arrived at a barrier that still
+ * waits for other warps. When a later warp of the pass can run and starts a
+ * chained run where it stands, w's stop is done here (what warp_run's stop and
+ * switch would do) and the chain goes on in that warp; else EMU_STOP_BARRIER
+ * for warp_run (the last arrival, which releases, included). */
+int emu_barrier_hand_over(struct emu_warp *w, const struct emu_inst *in)
+{
+    struct emu_cta *cta = w->cta;
+    uint32_t later = w->id + 1 < 32 ? cta->runnable & (~0u << (w->id + 1)) : 0;
+    if (!later) return EMU_STOP_BARRIER;
+    struct emu_warp *nw = &cta->warps[__builtin_ctz(later)];
+    uint32_t pc = nw->pc;
+    const struct emu_inst *nx = in - in->src + pc;
+    uint32_t n = nx->run;
+    if (!n || pc == nw->stack[nw->sp - 1].reconv) return EMU_STOP_BARRIER;
+    uint32_t lanes = lanes_of(w->active);
+    COUNT_LANES();
+    __asm__ volatile("" ::: "memory");           /* two 8-byte stores, not one 16-byte store (forwarding) */
+    w->n_barrier++;
+    nw->wait.kind = EMU_WAIT_NONE;
+    cta->cur = nw->id;
+    cta->cur_active = nw->active;
+    nw->n_inst += n;
+    nw->chain_left = EMU_SLICE - n;
+    nw->pc = pc + n;
+    return nx->fn(nw, nx, nw->active);
 }
 
 /* ---- CTAs -------------------------------------------------------------------------- */
@@ -620,6 +664,7 @@ void emu_cta_begin(struct emu_cta *cta, const uint32_t ctaid[3], uint32_t smid)
         w->local_sp = 0;
         w->wait = (struct emu_wait){ .kind = EMU_WAIT_NONE };
         w->done = false;
+        w->mark = w->n_inst;
         warp_fill_cta_sregs(w);
     }
 }
@@ -652,7 +697,7 @@ static void report_deadlock(struct emu_cta *cta)
 enum emu_cta_state emu_cta_run(struct emu_cta *cta, uint64_t budget)
 {
     const struct emu_inst *code = cta->launch->prog->code;
-    const uint64_t slice = 4096;
+    const uint64_t slice = EMU_SLICE;
     for (;;) {
         bool ran = false, all_done = true;
         for (uint32_t i = 0; i < cta->nwarps; i++) {
