@@ -83,6 +83,7 @@ struct emu_inst {
     uint8_t flow;            /* the handler may change pc, the active mask or the SIMT stack (control family) */
     uint8_t run;             /* length of the chained run from here (see above), 0 outside runs */
     uint8_t at_reconv;       /* this pc is the reconvergence point of some branch (mark_runs) */
+    uint8_t br;              /* bra or fused setp + bra: aux is &code[target] once decoding is done */
     uint16_t v[8];           /* vector element rows (ld/st .v2/.v4, mov pack/unpack) */
     int64_t imm;             /* address offset, literal that handlers need as such */
     uint32_t target;         /* branch target pc */

@@ -201,7 +201,7 @@ static inline int fused_branch(struct emu_warp *w, const struct emu_inst *in, em
 {
     emu_mask taken = m & (in->nv ? ~p : p);
     w->n_inst++;                                 /* the bra, as the dispatch loop would count it */
-    return emu_branch_chain(w, in, taken, in->src + 2);
+    return emu_branch_chain(w, in, taken, 2);
 }
 
 #define STAMP_FAST(kind, cmpname, LOOP, COND) \

@@ -20,7 +20,7 @@
  * lanes whose guard holds. */
 static EMU_CHAINED_FLOW int h_bra(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
 {
-    return emu_branch_chain(w, in, m, in->src + 1);
+    return emu_branch_chain(w, in, m, 1);
 }
 
 /* brx.idx: lanes pick targets from a table by index; out-of-range is a fault. */
@@ -554,6 +554,7 @@ static void fuse_with_setp(struct emu_decoder *dc, const struct ptx_instr *pi, c
     if (!fused || prev->guard != EMU_NOGUARD || prev->d != dc->reg_row[pi->guard_reg]) return;
     prev->fn = fused;
     prev->flow = 1;
+    prev->br = 1;
     prev->target = bra->target;
     prev->reconv = bra->reconv;
     prev->nv = pi->guard_neg;
@@ -566,6 +567,7 @@ enum emu_sel emu_sel_ctrl(struct emu_decoder *dc, const struct ptx_instr *pi, st
         if (pi->nops != 1 || pi->ops[0].kind != PTX_OPND_LABEL)
             return emu_dec_unsupported(dc, "bra needs a label");
         out->fn = h_bra;
+        out->br = 1;
         out->target = dc->fn->labels[pi->ops[0].label].instr;
         out->reconv = EMU_RECONV_FROM_CFG;
         fuse_with_setp(dc, pi, out);

@@ -928,6 +928,9 @@ static bool mark_runs(struct emu_program *p)
         else if (role == 1) run = (pc + 1 < p->ncode && !is_reconv[pc + 1] && next < EMU_RUN_MAX) ? next + 1 : 1;
         in->run = (uint8_t)run;
         in->at_reconv = is_reconv[pc];
+        /* Branches reach their target's instruction directly (the array is final now;
+         * ptx_check guarantees every label names an instruction of the function). */
+        if (in->br) in->aux = &p->code[in->target < p->ncode ? in->target : p->ncode - 1];
         next = run;
     }
     free(is_reconv);

@@ -111,11 +111,10 @@ static inline uint32_t emu_popc(emu_mask x)
  * Goes on at pc `next` once every active lane has gone there: with the chained
  * run that starts there, when one does, the slice allows it and `next` is no
  * reconvergence point (the dispatch loop pops those); else back to the
- * dispatch loop, w->pc = next. The run is counted here, as the loop would (its
+ * dispatch loop, w->pc = next (nx is its instruction). The run is counted here, as the loop would (its
  * lanes are counted by the loop, where the mask changes). */
-static inline int emu_chain_to(struct emu_warp *w, const struct emu_inst *code, uint32_t next)
+static inline int emu_chain_to(struct emu_warp *w, const struct emu_inst *nx, uint32_t next)
 {
-    const struct emu_inst *nx = &code[next];
     uint32_t n = nx->run;
     if (n && w->chain_left > n && (!nx->at_reconv || next != w->stack[w->sp - 1].reconv)) {
         w->chain_left -= n;
@@ -129,17 +128,19 @@ static inline int emu_chain_to(struct emu_warp *w, const struct emu_inst *code, 
 
 void emu_simt_diverge(struct emu_warp *w, emu_mask taken, uint32_t target, uint32_t reconv);
 
-/* A branch of instruction `in` (pc in->src) taken by the lanes in `taken`,
- * within the active mask, to in->target, the others going on at `fall`: a
- * split reconverging at in->reconv, or one way for all, chained. */
-static inline int emu_branch_chain(struct emu_warp *w, const struct emu_inst *in, emu_mask taken, uint32_t fall)
+/* A branch of instruction `in` (pc in->src, in->br set) taken by the lanes in
+ * `taken`, within the active mask, to in->target (instruction in->aux), the
+ * others going on k instructions later: a split reconverging at in->reconv,
+ * or one way for all, chained. */
+static inline int emu_branch_chain(struct emu_warp *w, const struct emu_inst *in, emu_mask taken, unsigned k)
 {
+    uint32_t fall = in->src + k;
     if (taken && taken != w->active) {
         w->pc = fall;
         emu_simt_diverge(w, taken, in->target, in->reconv);
         return EMU_CONTINUE;
     }
-    return emu_chain_to(w, in - in->src, taken ? in->target : fall);
+    return taken ? emu_chain_to(w, (const struct emu_inst *)in->aux, in->target) : emu_chain_to(w, in + k, fall);
 }
 
 /* The lane loop of an element-wise handler: lane l reads only lane l of its
