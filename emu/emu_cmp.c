@@ -196,8 +196,11 @@ STAMP_SET_X2(f16x2, f16, f16hi) STAMP_SET_X2(f16x2ftz, f16ftz, f16hiftz) STAMP_S
 #define FAST_F64(COND) FAST_LOOP(emu_v4d, 4, emu_bits4, uint64_t, r64, (emu_v4l)(COND))
 
 /* The branch half of a fused setp + @p bra (in->nv: the bra was @!p), which
- * sits at pc in->src + 1: m is the active mask (the setp has no guard). */
-static inline int fused_branch(struct emu_warp *w, const struct emu_inst *in, emu_mask m, emu_mask p)
+ * sits at pc in->src + 1: m is the active mask (the setp has no guard).
+ * Inlined into every fused handler, so that each has its own indirect jump to
+ * the next run (one jump shared by all of them would predict far worse). */
+static inline __attribute__((always_inline)) int fused_branch(struct emu_warp *w, const struct emu_inst *in,
+                                                              emu_mask m, emu_mask p)
 {
     emu_mask taken = m & (in->nv ? ~p : p);
     w->n_inst++;                                 /* the bra, as the dispatch loop would count it */

@@ -113,7 +113,8 @@ static inline uint32_t emu_popc(emu_mask x)
  * reconvergence point (the dispatch loop pops those); else back to the
  * dispatch loop, w->pc = next (nx is its instruction). The run is counted here, as the loop would (its
  * lanes are counted by the loop, where the mask changes). */
-static inline int emu_chain_to(struct emu_warp *w, const struct emu_inst *nx, uint32_t next)
+static inline __attribute__((always_inline)) int emu_chain_to(struct emu_warp *w, const struct emu_inst *nx,
+                                                              uint32_t next)
 {
     uint32_t n = nx->run;
     if (n && w->chain_left > n && (!nx->at_reconv || next != w->stack[w->sp - 1].reconv)) {
@@ -132,7 +133,8 @@ void emu_simt_diverge(struct emu_warp *w, emu_mask taken, uint32_t target, uint3
  * `taken`, within the active mask, to in->target (instruction in->aux), the
  * others going on k instructions later: a split reconverging at in->reconv,
  * or one way for all, chained. */
-static inline int emu_branch_chain(struct emu_warp *w, const struct emu_inst *in, emu_mask taken, unsigned k)
+static inline __attribute__((always_inline)) int emu_branch_chain(struct emu_warp *w, const struct emu_inst *in,
+                                                                  emu_mask taken, unsigned k)
 {
     uint32_t fall = in->src + k;
     if (taken && taken != w->active) {
