@@ -702,10 +702,9 @@ EMU_INLINE int ld_fast(struct emu_warp *w, const struct emu_inst *in, emu_mask m
         uint32_t *d = w->r32[in->v[0]];
         if (full) {
             emu_copy_row32(d, block);
-        } else {
-            uint32_t v[EMU_WARP_SIZE];
-            memcpy(v, block, sizeof v);
-            EMU_EACH(l) EMU_BLEND32(d, m, l, v[l]);
+        } else {   /* 4-aligned shared memory, never a register row */
+            const uint32_t *src = (const uint32_t *)(const void *)block;
+            EMU_EACH(l) EMU_BLEND32(d, m, l, src[l]);
         }
         return EMU_CONTINUE;
     }
@@ -785,17 +784,20 @@ EMU_INLINE int ld_rest(struct emu_warp *w, const struct emu_inst *in, emu_mask m
     return EMU_CONTINUE;
 }
 
-/* The handler: the fast paths inline, the rest in a function of its own, so
- * that the common case sets up no stack frame for the rest's arrays. */
+/* The handler: the fast paths inline, the rest in a function of its own that
+ * goes on with the chain itself (a tail call), so that the common case sets
+ * up no stack frame for the rest's arrays. */
 #define LD_ONE(name, size, sgn, a32) \
     static __attribute__((noinline)) int name##_rest(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
     { \
-        return m == EMU_FULL ? ld_rest(w, in, m, size, sgn, a32, true) : ld_rest(w, in, m, size, sgn, a32, false); \
+        EMU_NEXT_UNLESS_STOP(m == EMU_FULL ? ld_rest(w, in, m, size, sgn, a32, true) \
+                                           : ld_rest(w, in, m, size, sgn, a32, false)); \
     } \
     static EMU_CHAINED int name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
     { \
         int rc = m == EMU_FULL ? ld_fast(w, in, m, size, sgn, a32, true) : ld_fast(w, in, m, size, sgn, a32, false); \
-        EMU_NEXT_UNLESS_STOP(rc == MEM_SLOW ? name##_rest(w, in, m) : rc); \
+        if (rc == MEM_SLOW) return name##_rest(w, in, m); \
+        EMU_NEXT_UNLESS_STOP(rc); \
     }
 LD_ONE(h_ld_u8_a64, 1, false, false)
 LD_ONE(h_ld_s8_a64, 1, true, false)
@@ -919,11 +921,9 @@ EMU_INLINE int st_fast(struct emu_warp *w, const struct emu_inst *in, emu_mask m
         const uint32_t *v = w->r32[in->v[0]];
         if (full) {
             emu_copy_row32(block, v);
-        } else {
-            uint32_t old[EMU_WARP_SIZE];
-            memcpy(old, block, sizeof old);
-            EMU_EACH(l) EMU_BLEND32(old, m, l, v[l]);
-            memcpy(block, old, sizeof old);
+        } else {   /* 4-aligned shared memory, never a register row */
+            uint32_t *dst = (uint32_t *)(void *)block;
+            EMU_EACH(l) EMU_BLEND32(dst, m, l, v[l]);
         }
         return EMU_CONTINUE;
     }
@@ -1002,12 +1002,13 @@ EMU_INLINE int st_rest(struct emu_warp *w, const struct emu_inst *in, emu_mask m
 #define ST_ONE(name, size, a32) \
     static __attribute__((noinline)) int name##_rest(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
     { \
-        return m == EMU_FULL ? st_rest(w, in, m, size, a32, true) : st_rest(w, in, m, size, a32, false); \
+        EMU_NEXT_UNLESS_STOP(m == EMU_FULL ? st_rest(w, in, m, size, a32, true) : st_rest(w, in, m, size, a32, false)); \
     } \
     static EMU_CHAINED int name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
     { \
         int rc = m == EMU_FULL ? st_fast(w, in, m, size, a32, true) : st_fast(w, in, m, size, a32, false); \
-        EMU_NEXT_UNLESS_STOP(rc == MEM_SLOW ? name##_rest(w, in, m) : rc); \
+        if (rc == MEM_SLOW) return name##_rest(w, in, m); \
+        EMU_NEXT_UNLESS_STOP(rc); \
     }
 ST_ONE(h_st_b8_a64, 1, false)
 ST_ONE(h_st_b16_a64, 2, false)
