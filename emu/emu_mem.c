@@ -691,9 +691,8 @@ EMU_INLINE bool shared_gather4(struct emu_warp *w, const struct emu_inst *in, em
 /* What the fast paths of ld_one / st_one return when the access needs the rest. */
 #define MEM_SLOW (-1)
 
-/* ld_one's fast paths (no stack frame): a contiguous shared run, any aligned
- * in-bounds 4-byte shared access, a full warp's contiguous global block; else
- * MEM_SLOW. */
+/* ld_one's fast paths (no stack frame): a contiguous shared run, a full warp's
+ * contiguous global block; else MEM_SLOW. */
 EMU_INLINE int ld_fast(struct emu_warp *w, const struct emu_inst *in, emu_mask m, unsigned size, bool sgn, bool a32,
                        bool full)
 {
@@ -708,7 +707,6 @@ EMU_INLINE int ld_fast(struct emu_warp *w, const struct emu_inst *in, emu_mask m
         }
         return EMU_CONTINUE;
     }
-    if (a32 && size == 4 && shared_gather4(w, in, m, full, w->r32[in->v[0]])) return EMU_CONTINUE;
     if (full && !a32 && (block = block_ptr(w, in, size, false))) {
         /* Warps of a grid-stride or streaming kernel read the next blocks soon: ask
          * for them early, as the GPU's memory system would have them in flight. */
@@ -786,17 +784,25 @@ EMU_INLINE int ld_rest(struct emu_warp *w, const struct emu_inst *in, emu_mask m
 
 /* The handler: the fast paths inline, the rest in a function of its own that
  * goes on with the chain itself (a tail call), so that the common case sets
- * up no stack frame for the rest's arrays. */
+ * up no stack frame for the rest's arrays; 4-byte accesses through 32-bit
+ * addresses try a shared-memory gather (shared_gather4) on the way. */
 #define LD_ONE(name, size, sgn, a32) \
     static __attribute__((noinline)) int name##_rest(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
     { \
         EMU_NEXT_UNLESS_STOP(m == EMU_FULL ? ld_rest(w, in, m, size, sgn, a32, true) \
                                            : ld_rest(w, in, m, size, sgn, a32, false)); \
     } \
+    static __attribute__((noinline)) int name##_gather(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    { \
+        if (!(m == EMU_FULL ? shared_gather4(w, in, m, true, w->r32[in->v[0]]) \
+                            : shared_gather4(w, in, m, false, w->r32[in->v[0]]))) \
+            return name##_rest(w, in, m); \
+        EMU_NEXT(); \
+    } \
     static EMU_CHAINED int name(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
     { \
         int rc = m == EMU_FULL ? ld_fast(w, in, m, size, sgn, a32, true) : ld_fast(w, in, m, size, sgn, a32, false); \
-        if (rc == MEM_SLOW) return name##_rest(w, in, m); \
+        if (rc == MEM_SLOW) return a32 && size == 4 ? name##_gather(w, in, m) : name##_rest(w, in, m); \
         EMU_NEXT_UNLESS_STOP(rc); \
     }
 LD_ONE(h_ld_u8_a64, 1, false, false)
