@@ -44,6 +44,8 @@ typedef int (*emu_fn)(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
  * that way, and the decoder lets no other handler into a run: it knows them
  * by the section they are placed in. A handler that stops the warp (a fault)
  * returns its stop code instead, and the chain ends there.
+ * A run that stops only because the next pc is a reconvergence point (emu_inst
+ * .cont) goes on there through emu_chain_on when no split waits for it.
  * A run may end with an unguarded control instruction (EMU_CHAINED_FLOW).
  * A branch (bra, setp fused with @p bra) that every active lane takes the same
  * way goes on with the run at its destination (emu_chain_to, emu_lanes.h), so
@@ -53,7 +55,13 @@ typedef int (*emu_fn)(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
  * handler sets w->pc itself: a chain does not keep it. */
 #define EMU_CHAINED __attribute__((section("loom_chain")))
 #define EMU_CHAINED_FLOW __attribute__((section("loom_chainf")))
-#define EMU_NEXT() return in->run > 1 ? in[1].fn(w, in + 1, m) : EMU_CONTINUE
+struct emu_warp;
+struct emu_inst;
+/* After the last instruction of a run marked cont: the run at the next pc, as
+ * a uniform branch would go on (emu_chain_to, emu_lanes.h), unless a split
+ * waits to reconverge there or the slice is spent (emu_exec.c). */
+__attribute__((visibility("hidden"))) int emu_chain_on(struct emu_warp *w, const struct emu_inst *in);
+#define EMU_NEXT() return in->run > 1 ? in[1].fn(w, in + 1, m) : in->cont ? emu_chain_on(w, in) : EMU_CONTINUE
 /* The end of a handler whose work returned rc: its stop code, or the next instruction. */
 #define EMU_NEXT_UNLESS_STOP(rc) do { \
         int next_rc_ = (rc); \
@@ -83,6 +91,8 @@ struct emu_inst {
     uint8_t flow;            /* the handler may change pc, the active mask or the SIMT stack (control family) */
     uint8_t run;             /* length of the chained run from here (see above), 0 outside runs */
     uint8_t at_reconv;       /* this pc is the reconvergence point of some branch (mark_runs) */
+    uint8_t cont;            /* last of a run that stops before a reconvergence point: go on there when no
+                              * split waits for it (emu_chain_on) */
     uint8_t br;              /* bra or fused setp + bra: aux is &code[target] once decoding is done */
     uint16_t v[8];           /* vector element rows (ld/st .v2/.v4, mov pack/unpack) */
     int64_t imm;             /* address offset, literal that handlers need as such */

@@ -908,7 +908,9 @@ static int chain_role(const struct emu_inst *in)
 
 /* Chained runs (emu_inst.run, emu.h): from each pc, how many instructions run
  * as one chain. A run stops before a reconvergence point, where the dispatch
- * loop must pop the SIMT stack, and after EMU_RUN_MAX instructions, which
+ * loop must pop the SIMT stack when a split waits there (the run's last
+ * instruction is marked cont, to go on when none does), and after EMU_RUN_MAX
+ * instructions, which
  * bounds the stack a chain can use where a handler's tail call is not a jump.
  * LOOM_CHAIN=0 leaves every run out (one dispatch per instruction). */
 static bool mark_runs(struct emu_program *p)
@@ -924,9 +926,11 @@ static bool mark_runs(struct emu_program *p)
         struct emu_inst *in = &p->code[pc];
         uint32_t run = 0;
         int role = on ? chain_role(in) : 0;
+        bool before_reconv = pc + 1 < p->ncode && is_reconv[pc + 1];
         if (role == 2) run = 1;
-        else if (role == 1) run = (pc + 1 < p->ncode && !is_reconv[pc + 1] && next < EMU_RUN_MAX) ? next + 1 : 1;
+        else if (role == 1) run = (pc + 1 < p->ncode && !before_reconv && next < EMU_RUN_MAX) ? next + 1 : 1;
         in->run = (uint8_t)run;
+        in->cont = role == 1 && before_reconv && next > 0;
         in->at_reconv = is_reconv[pc];
         /* Branches reach their target's instruction directly (the array is final now;
          * ptx_check guarantees every label names an instruction of the function). */

@@ -182,6 +182,11 @@ void emu_simt_diverge_n(struct emu_warp *w, const uint32_t *targets, const emu_m
     simt_load_top(w);
 }
 
+int emu_chain_on(struct emu_warp *w, const struct emu_inst *in)
+{
+    return emu_chain_to(w, in + 1, in->src + 1);
+}
+
 /* ---- Barriers ---------------------------------------------------------------------- */
 
 /* Threads of the CTA that have not exited. Lanes exit only through
