@@ -93,6 +93,8 @@ struct emu_inst {
     uint8_t at_reconv;       /* this pc is the reconvergence point of some branch (mark_runs) */
     uint8_t cont;            /* last of a run that stops before a reconvergence point: go on there when no
                               * split waits for it (emu_chain_on) */
+    uint8_t ukind;           /* a 32-bit scalar twin of add, sub or an immediate shift (EMU_UK_*), which a
+                              * following uniform setp + bra may fuse with (emu_cmp.c) */
     uint8_t br;              /* bra or fused setp + bra: aux is &code[target] once decoding is done */
     uint16_t v[8];           /* vector element rows (ld/st .v2/.v4, mov pack/unpack) */
     int64_t imm;             /* address offset, literal that handlers need as such */
@@ -115,6 +117,10 @@ struct emu_loc {
     uint32_t cu_file, cu_line;
     const struct ptx_instr *ir;
 };
+
+/* emu_inst.ukind: the arithmetic of a 32-bit scalar twin that can head a fused
+ * `op d; setp p, d, b; @p bra` (a loop's counter step, test and back-edge). */
+enum { EMU_UK_NONE, EMU_UK_ADD, EMU_UK_SUB, EMU_UK_SHL, EMU_UK_SHRU, EMU_UK_SHRS, EMU_UK_COUNT_ };
 
 /* Comparison codes for setp/set/slct handlers (inst.sub). */
 enum emu_cmp {

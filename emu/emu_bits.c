@@ -575,6 +575,8 @@ static enum emu_sel sel_shift(struct emu_decoder *dc, const struct ptx_instr *pi
         out->fn = pi->op == PTX_OP_SHL ? emu_dec_twin(dc, shl_imm[wc], ushl_imm[wc])
                   : is_signed(t)       ? emu_dec_twin(dc, shrs_imm[wc], ushrs_imm[wc])
                                        : emu_dec_twin(dc, shru_imm[wc], ushru_imm[wc]);
+        out->ukind = out->fn == hu_shl_32_imm ? EMU_UK_SHL : out->fn == hu_shru_32_imm ? EMU_UK_SHRU
+                     : out->fn == hu_shrs_32_imm ? EMU_UK_SHRS : EMU_UK_NONE;
         out->imm = b->ival;
     }
     return EMU_SEL_OK;

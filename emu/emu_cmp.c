@@ -199,13 +199,14 @@ STAMP_SET_X2(f16x2, f16, f16hi) STAMP_SET_X2(f16x2ftz, f16ftz, f16hiftz) STAMP_S
  * sits at pc in->src + 1: m is the active mask (the setp has no guard).
  * Inlined into every fused handler, so that each has its own indirect jump to
  * the next run (one jump shared by all of them would predict far worse). */
-static inline __attribute__((always_inline)) int fused_branch(struct emu_warp *w, const struct emu_inst *in,
-                                                              emu_mask m, emu_mask p)
+static inline __attribute__((always_inline)) int fused_branch_k(struct emu_warp *w, const struct emu_inst *in,
+                                                                emu_mask m, emu_mask p, unsigned k)
 {
     emu_mask taken = m & (in->nv ? ~p : p);
     w->n_inst++;                                 /* the bra, as the dispatch loop would count it */
-    return emu_branch_chain(w, in, taken, 2);
+    return emu_branch_chain(w, in, taken, k);
 }
+#define fused_branch(w, in, m, p) fused_branch_k(w, in, m, p, 2)
 
 #define STAMP_FAST(kind, cmpname, LOOP, COND) \
     static EMU_CHAINED int h_setpf_##kind##_##cmpname(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
@@ -282,6 +283,64 @@ STAMP_UFAST_INT(u64, uint64_t, r64) STAMP_UFAST_INT(s64, int64_t, r64)
 static const struct fast_pair ufast_setp[4][EMU_CMP_GE + 1] = {
     UFAST_ROW_INT(u32), UFAST_ROW_INT(s32), UFAST_ROW_INT(u64), UFAST_ROW_INT(s64),
 };
+
+/* ---- A uniform loop's step, test and back-edge in one handler ---------------------
+ * `op d, a, b; setp.cmp p, d, c; @p bra` with every source uniform (a 32-bit
+ * add, sub or immediate shift twin, then an integer setp twin): the handler
+ * sits in the op's place (fields: d, a, b or imm of the op; c the setp's other
+ * operand, e its predicate) and skips the setp and the bra, which stay for
+ * jumps to them. With every lane active it computes the scalar value, fills
+ * d's row and p, and branches; under any other mask it does the op for the
+ * active lanes and goes on with the setp + bra at the next pc. */
+#define U3_ADD(a, b, k) ((a) + (b))
+#define U3_SUB(a, b, k) ((a) - (b))
+#define U3_SHL(a, b, k) ((a) << (k))
+#define U3_SHRU(a, b, k) ((a) >> (k))
+#define U3_SHRS(a, b, k) ((uint32_t)((int32_t)(a) >> (k)))
+#define STAMP_U3(op, OP, kind, cmpname, ST, COND) \
+    static EMU_CHAINED_FLOW int hu3_##op##_##kind##_##cmpname(struct emu_warp *w, const struct emu_inst *in, \
+                                                              emu_mask m) \
+    { \
+        const uint32_t *ra = w->r32[in->a], *rb = w->r32[in->b]; \
+        uint32_t *rd = w->r32[in->d]; \
+        const unsigned k = (unsigned)in->imm & 31u; \
+        (void)rb; (void)k;                       /* (add and sub use b, shifts k) */ \
+        if (m != EMU_FULL_MASK) { \
+            EMU_EACH(l) EMU_PUT32(rd, m, l, OP(ra[l], rb[l], k)); \
+            w->pc = in->src + 1; \
+            return EMU_CONTINUE; \
+        } \
+        uint32_t d = OP(ra[0], rb[0], k); \
+        EMU_FILL(rd, d); \
+        ST a = (ST)d, b = (ST)w->r32[in->c][0]; \
+        emu_mask p = (COND) ? EMU_FULL_MASK : 0; \
+        w->pred[in->e] = p; \
+        w->n_inst++;                             /* the setp */ \
+        return fused_branch_k(w, in, EMU_FULL_MASK, p, 3); \
+    }
+#define STAMP_U3_CMPS(op, OP, kind, ST) \
+    STAMP_U3(op, OP, kind, eq, ST, a == b) STAMP_U3(op, OP, kind, ne, ST, a != b) \
+    STAMP_U3(op, OP, kind, lt, ST, a < b) STAMP_U3(op, OP, kind, le, ST, a <= b) \
+    STAMP_U3(op, OP, kind, gt, ST, a > b) STAMP_U3(op, OP, kind, ge, ST, a >= b)
+#define STAMP_U3_OP(op, OP) STAMP_U3_CMPS(op, OP, u32, uint32_t) STAMP_U3_CMPS(op, OP, s32, int32_t)
+STAMP_U3_OP(add, U3_ADD) STAMP_U3_OP(sub, U3_SUB) STAMP_U3_OP(shl, U3_SHL) STAMP_U3_OP(shru, U3_SHRU)
+STAMP_U3_OP(shrs, U3_SHRS)
+#define U3_ROW(op, kind) { hu3_##op##_##kind##_eq, hu3_##op##_##kind##_ne, hu3_##op##_##kind##_lt, \
+                           hu3_##op##_##kind##_le, hu3_##op##_##kind##_gt, hu3_##op##_##kind##_ge }
+#define U3_OP(op) { U3_ROW(op, u32), U3_ROW(op, s32) }
+/* [EMU_UK_* - 1][u32, s32][comparison] */
+static const emu_fn u3_fns[EMU_UK_COUNT_ - 1][2][EMU_CMP_GE + 1] = {
+    U3_OP(add), U3_OP(sub), U3_OP(shl), U3_OP(shru), U3_OP(shrs),
+};
+
+emu_fn emu_setp_fused3(emu_fn fused, unsigned ukind)
+{
+    if (!fused || ukind == EMU_UK_NONE || ukind >= EMU_UK_COUNT_) return NULL;
+    for (unsigned k = 0; k < 2; k++)
+        for (unsigned c = 0; c <= EMU_CMP_GE; c++)
+            if (ufast_setp[k][c].f[1] == fused) return u3_fns[ukind - 1][k][c];
+    return NULL;
+}
 
 /* For the bra selector: when `prev` is a fast setp (or its twin), turns it into
  * the fused setp + branch (target, reconv and the bra's negation are copied by

@@ -558,6 +558,22 @@ static void fuse_with_setp(struct emu_decoder *dc, const struct ptx_instr *pi, c
     prev->target = bra->target;
     prev->reconv = bra->reconv;
     prev->nv = pi->guard_neg;
+    /* A uniform loop's step before it (`add d, ...; setp p, d, c; @p bra`, all
+     * scalar twins): the step's handler does all three. */
+    if (idx < 2 || dc->ncode < dc->efn->entry_pc + 2 || fn->block_of[idx - 2] != fn->block_of[idx] ||
+        dc->locs[dc->ncode - 2].ir != pi - 2)
+        return;
+    struct emu_inst *op = &dc->code[dc->ncode - 2];
+    emu_fn fused3 = emu_setp_fused3(fused, op->ukind);
+    if (!fused3 || op->guard != EMU_NOGUARD || op->d != prev->a) return;
+    op->fn = fused3;
+    op->flow = 1;
+    op->br = 1;
+    op->c = prev->b;
+    op->e = prev->d;
+    op->target = bra->target;
+    op->reconv = bra->reconv;
+    op->nv = pi->guard_neg;
 }
 
 enum emu_sel emu_sel_ctrl(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out)

@@ -664,6 +664,7 @@ enum emu_sel emu_sel_int(struct emu_decoder *dc, const struct ptx_instr *pi, str
             out->fn = sat ? h_addsat_s32 : emu_dec_twin(dc, fn_add[ti], fnu_add[ti]);
         else
             out->fn = sat ? h_subsat_s32 : emu_dec_twin(dc, fn_sub[ti], fnu_sub[ti]);
+        out->ukind = out->fn == hu_add_u32 ? EMU_UK_ADD : out->fn == hu_sub_u32 ? EMU_UK_SUB : EMU_UK_NONE;
         rows(dc, pi, out, t, t, t, 2);
         return EMU_SEL_OK;
     case PTX_OP_MIN: case PTX_OP_MAX: {

@@ -79,6 +79,9 @@ struct emu_decoder {
 /* The fused setp + conditional-branch handler for a fast setp handler, or
  * NULL (emu_cmp.c; the control selector fuses). */
 emu_fn emu_setp_fused(emu_fn setp);
+/* The handler of `op d; setp p, d, c; @p bra` for a fused uniform setp + bra
+ * `fused` after a twin of arithmetic kind ukind (EMU_UK_*), or NULL (emu_cmp.c). */
+emu_fn emu_setp_fused3(emu_fn fused, unsigned ukind);
 
 /* The copy of the instruction handlers that programs built now use:
  * "x86-64-v3" (AVX2, FMA, BMI2) or "baseline"; LOOM_SIMD=baseline forces the latter. */
