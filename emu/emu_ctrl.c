@@ -366,20 +366,43 @@ static int h_bar(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
  * (the id was checked at decode; a count mismatch goes to h_bar to report). */
 static EMU_CHAINED_FLOW int h_bar_sync_imm(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
 {
-    uint32_t id = (uint32_t)in->imm, src = in->src, bit = 1u << w->id;
+    uint32_t id = (uint32_t)in->imm, src = in->src, wid = w->id, bit = 1u << wid;
     struct emu_cta *cta = w->cta;
     struct emu_barrier *b = &cta->bars[id];
     w->pc = src + 1;                              /* (a chain does not keep w->pc) */
     if (b->arrived && b->expected_count) return h_bar(w, in, m);
-    b->arrived += emu_popc(w->valid & ~w->exited);
+    uint32_t arrived = b->arrived + emu_popc(w->valid & ~w->exited);
+    b->arrived = arrived;
     b->waiting |= bit;
     cta->bars_pending |= 1u << id;
-    cta->runnable &= ~bit;
+    uint32_t runnable = cta->runnable & ~bit;
+    cta->runnable = runnable;
     w->wait = (struct emu_wait){ .kind = EMU_WAIT_BARRIER, .barrier = id, .pc = src };
-    /* Others still to come: hand over to the next warp of the pass here (the
-     * last arrival releases the barrier in the dispatch loop). */
-    if (!cta->live_stale && b->arrived < cta->live_threads) return emu_barrier_hand_over(w, in);
-    return EMU_STOP_BARRIER;
+    /* Others still to come, and a later warp of the pass that can run and
+     * starts a chained run where it stands: w's stop is done here (what the
+     * dispatch loop's stop and switch would do, emu_exec.c) and the chain goes
+     * on in that warp. Else the dispatch loop takes over (the last arrival
+     * releases the barrier there). */
+    uint32_t later = wid + 1 < 32 ? runnable & (~0u << (wid + 1)) : 0;
+    if (cta->live_stale || arrived >= cta->live_threads || !later) return EMU_STOP_BARRIER;
+    struct emu_warp *nw = &cta->warps[__builtin_ctz(later)];
+    uint32_t pc = nw->pc;
+    const struct emu_inst *nx = in - src + pc;
+    uint32_t n = nx->run;
+    if (!n || pc == nw->stack[nw->sp - 1].reconv) return EMU_STOP_BARRIER;
+    uint64_t done = w->n_inst;
+    w->n_thread_inst += (uint64_t)emu_popc(w->active) * (done - w->mark);
+    w->mark = done;
+    __asm__ volatile("" ::: "memory");           /* two 8-byte stores, not one 16-byte store (forwarding) */
+    w->n_barrier++;
+    nw->wait.kind = EMU_WAIT_NONE;
+    emu_mask active = nw->active;
+    cta->cur = nw->id;
+    cta->cur_active = active;
+    nw->n_inst += n;
+    nw->chain_left = EMU_SLICE - n;
+    nw->pc = pc + n;
+    return nx->fn(nw, nx, active);
 }
 
 /* bar.warp.sync: lanes of the mask must be converged here; in lockstep they are. */

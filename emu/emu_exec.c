@@ -313,8 +313,9 @@ static inline uint32_t next_runnable(const struct emu_cta *cta, uint32_t i)
  * since emu_warp.mark all ran with the `lanes` active lanes (a guard does not
  * change the count: lanes predicated off still issue, as nvprof's warp
  * execution efficiency has it), so they are added where the mask changes and
- * where the warp stops. Handlers count warp instructions only. A warp that is
- * not running has mark == n_inst. */
+ * where the warp stops. Handlers count warp instructions only (but for
+ * h_bar_sync_imm's hand-over, which stops a warp and does the same). A warp
+ * that is not running has mark == n_inst. */
 #define COUNT_LANES() do { \
         w->n_thread_inst += (uint64_t)lanes * (w->n_inst - w->mark); \
         w->mark = w->n_inst; \
@@ -345,7 +346,7 @@ static uint64_t cta_inst(const struct emu_cta *cta)
  * emu_cta_run's pass here, doing what emu_cta_run would do: the switch costs
  * no return and call. At the end of the pass it starts the next one while the
  * CTA's budget lasts. `bar.sync` itself may hand over to a later warp of the
- * pass and chain into its run (emu_barrier_hand_over): cta->cur then names the
+ * pass and chain into its run (h_bar_sync_imm, emu_ctrl.c): cta->cur then names the
  * warp the chain ended in, and cta->cur_active the mask it started with. *pi
  * is the warp that stopped last, and *spent the instructions all of them ran. */
 static __attribute__((noinline)) int warp_run(struct emu_cta *cta, uint32_t *pi, const struct emu_inst *code,
@@ -457,34 +458,6 @@ out:
     *pi = i;
     *spent = cta_inst(cta) - inst0;
     return rc;
-}
-
-/* bar.sync's hand-over (emu.h): warp w has just arrived at a barrier that still
- * waits for other warps. When a later warp of the pass can run and starts a
- * chained run where it stands, w's stop is done here (what warp_run's stop and
- * switch would do) and the chain goes on in that warp; else EMU_STOP_BARRIER
- * for warp_run (the last arrival, which releases, included). */
-int emu_barrier_hand_over(struct emu_warp *w, const struct emu_inst *in)
-{
-    struct emu_cta *cta = w->cta;
-    uint32_t later = w->id + 1 < 32 ? cta->runnable & (~0u << (w->id + 1)) : 0;
-    if (!later) return EMU_STOP_BARRIER;
-    struct emu_warp *nw = &cta->warps[__builtin_ctz(later)];
-    uint32_t pc = nw->pc;
-    const struct emu_inst *nx = in - in->src + pc;
-    uint32_t n = nx->run;
-    if (!n || pc == nw->stack[nw->sp - 1].reconv) return EMU_STOP_BARRIER;
-    uint32_t lanes = lanes_of(w->active);
-    COUNT_LANES();
-    __asm__ volatile("" ::: "memory");           /* two 8-byte stores, not one 16-byte store (forwarding) */
-    w->n_barrier++;
-    nw->wait.kind = EMU_WAIT_NONE;
-    cta->cur = nw->id;
-    cta->cur_active = nw->active;
-    nw->n_inst += n;
-    nw->chain_left = EMU_SLICE - n;
-    nw->pc = pc + n;
-    return nx->fn(nw, nx, nw->active);
 }
 
 /* ---- CTAs -------------------------------------------------------------------------- */

@@ -151,7 +151,5 @@ void emu_simt_remove_lanes(struct emu_warp *w, emu_mask m, uint32_t from_depth);
 int emu_simt_settle(struct emu_warp *w);
 int emu_barrier_arrive(struct emu_warp *w, const struct emu_inst *in, uint32_t id, uint32_t count,
                        emu_mask m);
-/* bar.sync's hand-over to a later warp of the pass, chained (emu_exec.c). */
-__attribute__((visibility("hidden"))) int emu_barrier_hand_over(struct emu_warp *w, const struct emu_inst *in);
 
 #endif
