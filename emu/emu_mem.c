@@ -616,7 +616,8 @@ EMU_INLINE uint8_t *block_ptr(struct emu_warp *w, const struct emu_inst *in, uns
     default:
         break;
     }
-    EMU_EACH(l) bad |= (r[l] - r0) ^ step[l];
+    _Pragma("GCC unroll 8") _Pragma("GCC ivdep") for (unsigned l = 0; l < EMU_WARP_SIZE; l++)   /* 8 vectors */
+        bad |= (r[l] - r0) ^ step[l];
     const struct emu_launch *L = w->cta->launch;
     if (bad || a0 > UINT64_MAX - bytes || L->initcheck || L->racecheck) return NULL;
     if (L->check) {
