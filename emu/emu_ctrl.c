@@ -562,6 +562,17 @@ static enum emu_sel sel_brx(struct emu_decoder *dc, const struct ptx_instr *pi, 
     return EMU_SEL_OK;
 }
 
+/* Makes instruction x a fused handler fn that also does branch bra (@!p: neg). */
+static void take_branch(struct emu_inst *x, emu_fn fn, const struct emu_inst *bra, bool neg)
+{
+    x->fn = fn;
+    x->flow = 1;
+    x->br = 1;
+    x->target = bra->target;
+    x->reconv = bra->reconv;
+    x->nv = neg;
+}
+
 /* `setp p, a, b; @p bra L` (or @!p) in one block: the setp, already emitted,
  * becomes a fused handler that also branches (emu_cmp.c). The bra stays,
  * for whatever jumps to it; the fused handler skips it. Both share the
@@ -575,12 +586,7 @@ static void fuse_with_setp(struct emu_decoder *dc, const struct ptx_instr *pi, c
     struct emu_inst *prev = &dc->code[dc->ncode - 1];
     emu_fn fused = emu_setp_fused(prev->fn);
     if (!fused || prev->guard != EMU_NOGUARD || prev->d != dc->reg_row[pi->guard_reg]) return;
-    prev->fn = fused;
-    prev->flow = 1;
-    prev->br = 1;
-    prev->target = bra->target;
-    prev->reconv = bra->reconv;
-    prev->nv = pi->guard_neg;
+    take_branch(prev, fused, bra, pi->guard_neg);
     /* A uniform loop's step before it (`add d, ...; setp p, d, c; @p bra`, all
      * scalar twins): the step's handler does all three. */
     if (idx < 2 || dc->ncode < dc->efn->entry_pc + 2 || fn->block_of[idx - 2] != fn->block_of[idx] ||
@@ -589,14 +595,9 @@ static void fuse_with_setp(struct emu_decoder *dc, const struct ptx_instr *pi, c
     struct emu_inst *op = &dc->code[dc->ncode - 2];
     emu_fn fused3 = emu_setp_fused3(fused, op->ukind);
     if (!fused3 || op->guard != EMU_NOGUARD || op->d != prev->a) return;
-    op->fn = fused3;
-    op->flow = 1;
-    op->br = 1;
+    take_branch(op, fused3, bra, pi->guard_neg);
     op->c = prev->b;
     op->e = prev->d;
-    op->target = bra->target;
-    op->reconv = bra->reconv;
-    op->nv = pi->guard_neg;
 }
 
 enum emu_sel emu_sel_ctrl(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out)
