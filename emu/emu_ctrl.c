@@ -377,7 +377,11 @@ static EMU_CHAINED_FLOW int h_bar_sync_imm(struct emu_warp *w, const struct emu_
     cta->bars_pending |= 1u << id;
     uint32_t runnable = cta->runnable & ~bit;
     cta->runnable = runnable;
-    w->wait = (struct emu_wait){ .kind = EMU_WAIT_BARRIER, .barrier = id, .pc = src };
+    w->wait.kind = EMU_WAIT_BARRIER;              /* (count and the bar.red fields unused: red_op 0) */
+    w->wait.barrier = id;
+    w->wait.count = 0;
+    w->wait.pc = src;
+    w->wait.red_op = 0;
     /* Others still to come, and a later warp of the pass that can run and
      * starts a chained run where it stands: w's stop is done here (what the
      * dispatch loop's stop and switch would do, emu_exec.c) and the chain goes
@@ -398,6 +402,7 @@ static EMU_CHAINED_FLOW int h_bar_sync_imm(struct emu_warp *w, const struct emu_
     nw->wait.kind = EMU_WAIT_NONE;
     emu_mask active = nw->active;
     cta->cur = nw->id;
+    __asm__ volatile("" ::: "memory");           /* (gcc would merge the two stores through vector shuffles) */
     cta->cur_active = active;
     nw->n_inst += n;
     nw->chain_left = EMU_SLICE - n;
