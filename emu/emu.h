@@ -285,7 +285,6 @@ struct emu_func {
     struct emu_param_row { uint16_t row; uint8_t wide; uint32_t off; } *param_rows;
     uint32_t nparam_rows;
     uint32_t nfolded;                   /* instructions folded away at decode (emu_decode.c) */
-    uint32_t ntwins;                    /* instructions given a scalar twin (emu_lanes.h)  */
 };
 
 /* A decoded module: one flat instruction array for all functions. */

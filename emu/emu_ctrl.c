@@ -394,9 +394,7 @@ static EMU_CHAINED_FLOW int h_bar_sync_imm(struct emu_warp *w, const struct emu_
     const struct emu_inst *nx = in - src + pc;
     uint32_t n = nx->run;
     if (!n || pc == nw->stack[nw->sp - 1].reconv) return EMU_STOP_BARRIER;
-    uint64_t done = w->n_inst;
-    w->n_thread_inst += (uint64_t)emu_popc(w->active) * (done - w->mark);
-    w->mark = done;
+    emu_count_lanes(w, emu_popc(w->active));
     __asm__ volatile("" ::: "memory");           /* two 8-byte stores, not one 16-byte store (forwarding) */
     w->n_barrier++;
     nw->wait.kind = EMU_WAIT_NONE;

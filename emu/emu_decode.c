@@ -663,9 +663,7 @@ static bool dec_uniform(const struct emu_decoder *dc)
 
 emu_fn emu_dec_twin(struct emu_decoder *dc, emu_fn vec, emu_fn twin)
 {
-    if (!twin || !dec_uniform(dc)) return vec;
-    dc->efn->ntwins++;
-    return twin;
+    return twin && dec_uniform(dc) ? twin : vec;
 }
 
 /* ---- Launch-constant folding ------------------------------------------------------
@@ -910,13 +908,12 @@ static int chain_role(const struct emu_inst *in)
  * as one chain. A run stops before a reconvergence point, where the dispatch
  * loop must pop the SIMT stack when a split waits there (the run's last
  * instruction is marked cont, to go on when none does), and after EMU_RUN_MAX
- * instructions, which
- * bounds the stack a chain can use where a handler's tail call is not a jump.
+ * instructions, which bounds the stack a chain can use where a handler's tail
+ * call is not a jump.
  * LOOM_CHAIN=0 leaves every run out (one dispatch per instruction). */
 static bool mark_runs(struct emu_program *p)
 {
-    const char *env = getenv("LOOM_CHAIN");
-    bool on = !(env && strcmp(env, "0") == 0);
+    bool on = env_on("LOOM_CHAIN");
     uint8_t *is_reconv = calloc(p->ncode + 1, 1);
     if (!is_reconv) return false;
     for (uint32_t pc = 0; pc < p->ncode; pc++)

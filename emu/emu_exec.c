@@ -309,17 +309,11 @@ static inline uint32_t next_runnable(const struct emu_cta *cta, uint32_t i)
     return later ? (uint32_t)__builtin_ctz(later) : cta->nwarps;
 }
 
-/* Thread instructions are counted lazily: the warp instructions a warp has run
- * since emu_warp.mark all ran with the `lanes` active lanes (a guard does not
- * change the count: lanes predicated off still issue, as nvprof's warp
- * execution efficiency has it), so they are added where the mask changes and
- * where the warp stops. Handlers count warp instructions only (but for
- * h_bar_sync_imm's hand-over, which stops a warp and does the same). A warp
- * that is not running has mark == n_inst. */
-#define COUNT_LANES() do { \
-        w->n_thread_inst += (uint64_t)lanes * (w->n_inst - w->mark); \
-        w->mark = w->n_inst; \
-    } while (0)
+/* Thread instructions (emu_count_lanes, emu_lanes.h) of the running warp w,
+ * with `lanes` active: a guard does not change the count (lanes predicated off
+ * still issue, as nvprof's warp execution efficiency has it). Handlers count
+ * warp instructions only, but for bar.sync's hand-over, which stops a warp. */
+#define COUNT_LANES() emu_count_lanes(w, lanes)
 
 /* Warp instructions the CTA's warps have run (for the scheduler's budget). */
 static uint64_t cta_inst(const struct emu_cta *cta)

@@ -107,12 +107,23 @@ static inline uint32_t emu_popc(emu_mask x)
 #endif
 }
 
+/* Thread instructions, counted lazily: the warp instructions w has run since
+ * w->mark all ran with `lanes` active lanes, so they are added where the mask
+ * changes and where the warp stops (emu_exec.c's dispatch loop, and bar.sync's
+ * hand-over). A warp that is not running has mark == n_inst. */
+static inline void emu_count_lanes(struct emu_warp *w, uint32_t lanes)
+{
+    w->n_thread_inst += (uint64_t)lanes * (w->n_inst - w->mark);
+    w->mark = w->n_inst;
+}
+
 /* ---- Chains through branches (emu.h) ----------------------------------------
  * Goes on at pc `next` once every active lane has gone there: with the chained
  * run that starts there, when one does, the slice allows it and `next` is no
  * reconvergence point (the dispatch loop pops those); else back to the
- * dispatch loop, w->pc = next (nx is its instruction). The run is counted here, as the loop would (its
- * lanes are counted by the loop, where the mask changes). */
+ * dispatch loop, w->pc = next (nx is its instruction). The run is counted
+ * here, as the loop would (its lanes are counted where the mask changes,
+ * emu_count_lanes). */
 static inline __attribute__((always_inline)) int emu_chain_to(struct emu_warp *w, const struct emu_inst *nx,
                                                               uint32_t next)
 {
