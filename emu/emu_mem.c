@@ -490,23 +490,36 @@ EMU_INLINE __m256i lane_offsets4(unsigned g, uint64_t stride)
 }
 #endif
 
+#ifdef __AVX2__
+/* val[l] = the 4 bytes at base + off[l] + add for the lanes in m (all when
+ * full), the offsets below 2^31: eight lanes a hardware gather. Lanes off the
+ * mask read nothing and get old[l] (0 when old is NULL); old and val may be
+ * one row, and off that row too (each group of eight is read before it is written). */
+EMU_INLINE void gather32_off(const uint8_t *base, const uint32_t *off, uint32_t add, emu_mask m, bool full,
+                             const uint32_t *old, uint32_t *val)
+{
+    __m256i mv = _mm256_set1_epi32((int)m), av = _mm256_set1_epi32((int)add);
+    for (unsigned g = 0; g < EMU_WARP_SIZE; g += 8) {
+        __m256i idx = _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)&off[g]), av), v;
+        if (full) {
+            v = _mm256_i32gather_epi32((const int *)base, idx, 1);
+        } else {
+            __m256i bits = _mm256_loadu_si256((const __m256i *)&emu_lane_bit32[g]);
+            __m256i mk = _mm256_cmpeq_epi32(_mm256_and_si256(mv, bits), bits);
+            __m256i src = old ? _mm256_loadu_si256((const __m256i *)&old[g]) : _mm256_setzero_si256();
+            v = _mm256_mask_i32gather_epi32(src, (const int *)base, idx, mk, 1);
+        }
+        _mm256_storeu_si256((__m256i *)&val[g], v);
+    }
+}
+#endif
+
 EMU_INLINE void gather32(uint8_t *base, const struct lane_addr *A, bool a32, const struct lane_span *s,
                          uint64_t stride, emu_mask m, bool full, uint32_t val[EMU_WARP_SIZE])
 {
 #ifdef __AVX2__
     if (a32 && !stride && s->hi < 0x80000000u) {   /* 32-bit offsets: eight lanes a gather */
-        __m256i mv = _mm256_set1_epi32((int)m);
-        for (unsigned g = 0; g < EMU_WARP_SIZE; g += 8) {
-            __m256i idx = _mm256_loadu_si256((const __m256i *)&A->a32[g]), v;
-            if (full) {
-                v = _mm256_i32gather_epi32((const int *)base, idx, 1);
-            } else {
-                __m256i bits = _mm256_loadu_si256((const __m256i *)&emu_lane_bit32[g]);
-                __m256i mk = _mm256_cmpeq_epi32(_mm256_and_si256(mv, bits), bits);
-                v = _mm256_mask_i32gather_epi32(_mm256_setzero_si256(), (const int *)base, idx, mk, 1);
-            }
-            _mm256_storeu_si256((__m256i *)&val[g], v);
-        }
+        gather32_off(base, A->a32, 0, m, full, NULL, val);
         return;
     }
     if (!a32) {
@@ -668,18 +681,7 @@ EMU_INLINE bool shared_gather4(struct emu_warp *w, const struct emu_inst *in, em
     if ((low & 3u) || (uint64_t)hi + 4u > w->cta->shared_size) return false;
     const uint8_t *base = w->cta->shared;
 #ifdef __AVX2__
-    __m256i mv = _mm256_set1_epi32((int)m), add = _mm256_set1_epi32((int)imm);
-    for (unsigned g = 0; g < EMU_WARP_SIZE; g += 8) {   /* offsets below 2^31: signed indices are fine */
-        __m256i idx = _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)&r[g]), add), v;
-        if (full) {
-            v = _mm256_i32gather_epi32((const int *)base, idx, 1);
-        } else {
-            __m256i bits = _mm256_loadu_si256((const __m256i *)&emu_lane_bit32[g]);
-            __m256i mk = _mm256_cmpeq_epi32(_mm256_and_si256(mv, bits), bits);
-            v = _mm256_mask_i32gather_epi32(_mm256_loadu_si256((const __m256i *)&d[g]), (const int *)base, idx, mk, 1);
-        }
-        _mm256_storeu_si256((__m256i *)&d[g], v);
-    }
+    gather32_off(base, r, imm, m, full, d, d);   /* shared memory is far below 2^31 */
 #else
     for (unsigned l = 0; l < EMU_WARP_SIZE; l++)
         if (full || EMU_ON(m, l)) memcpy(&d[l], base + (uint32_t)(r[l] + imm), 4);
