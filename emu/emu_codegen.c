@@ -1,5 +1,6 @@
 /* emu_codegen.c -- what NVIDIA's code generator does to PTX that changes results, reproduced at
- * decode time: contraction of mul + add/sub into one fma, and the operand order of f64 operations. */
+ * decode time: contraction of mul + add/sub into one fma, the operand order of f64 operations, and
+ * mad.hi.sat.s32 computed with a mul.lo of the same operands. */
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -385,6 +386,61 @@ bool emu_dec_contract(struct emu_decoder *dc, const struct ptx_instr *pi, struct
             return true;
         if (writes_reg(add, d->reg))
             break;
+    }
+    return false;
+}
+
+/* ---- mad.hi.sat.s32 beside mul.lo ------------------------------------------------
+ * When the function also computes mul.lo.u32 or mul.lo.s32 of the same two
+ * values (either order, before or after, in any block, guarded or not), ptxas
+ * computes both from one 64-bit IMAD.WIDE, a*b + (c << 32), and the mad.hi
+ * part keeps its high word: the saturation is lost, and an H100 returns what
+ * mad.hi.s32 would (tests/edge/codegen, madsat_mullo_*; mad.lo, mul.hi,
+ * mul.wide or a mul.lo of other operands leave it saturating). Values are the
+ * same when each register is written once in the function, or when both
+ * instructions read the same writes and no branch enters between them; other
+ * cases (not recorded) keep the saturation. A mul.lo whose result is never
+ * read is taken as removed by ptxas. */
+static bool same_value(const struct emu_codegen *cg, const struct ptx_operand *x, uint32_t i,
+                       const struct ptx_operand *y, uint32_t j)
+{
+    if (x->kind != PTX_OPND_REG || y->kind != PTX_OPND_REG || x->vec_comp || y->vec_comp || x->reg != y->reg ||
+        x->reg < 0 || (uint32_t)x->reg >= cg->fn->nregs)
+        return false;
+    if (cg->defs[x->reg] <= 1)
+        return true;
+    uint32_t lo = i < j ? i : j, hi = i < j ? j : i;
+    return def_before(cg, x, i) == def_before(cg, y, j) && value_holds(cg, x, lo, hi) && enclosed(cg, lo, hi);
+}
+
+static bool is_mul_lo(const struct ptx_instr *m)
+{
+    for (unsigned k = 0; k < m->nmods; k++)
+        if (m->mods[k] == PTX_MOD_LO)
+            return true;
+    return false;
+}
+
+bool emu_dec_madhisat_unsaturated(struct emu_decoder *dc, const struct ptx_instr *pi)
+{
+    if (pi->op != PTX_OP_MAD || pi->nops != 4 || !(pi->flags & PTX_IF_SAT))
+        return false;
+    struct emu_codegen *cg = codegen_of(dc);
+    if (!cg)
+        return false;
+    const struct ptx_func *fn = cg->fn;
+    uint32_t i = (uint32_t)(pi - fn->instrs);
+    const struct ptx_operand *a = &pi->ops[1], *b = &pi->ops[2];
+    for (uint32_t j = 0; j < fn->ninstrs; j++) {
+        const struct ptx_instr *m = &fn->instrs[j];
+        if (m->op != PTX_OP_MUL || m->nops != 3 || m->ntypes != 1 ||
+            (m->types[0] != PTX_T_U32 && m->types[0] != PTX_T_S32) || !is_mul_lo(m) ||
+            m->ops[0].kind != PTX_OPND_REG || m->ops[0].reg < 0 || (uint32_t)m->ops[0].reg >= fn->nregs ||
+            cg->uses[m->ops[0].reg] == 0)
+            continue;
+        if ((same_value(cg, a, i, &m->ops[1], j) && same_value(cg, b, i, &m->ops[2], j)) ||
+            (same_value(cg, a, i, &m->ops[2], j) && same_value(cg, b, i, &m->ops[1], j)))
+            return true;
     }
     return false;
 }

@@ -3,6 +3,7 @@
 #include <stdint.h>
 
 #include "emu/emu.h"
+#include "emu/emu_internal.h"
 #include "emu/emu_lanes.h"
 
 /* ---- Type traits ------------------------------------------------------------
@@ -556,8 +557,8 @@ static enum emu_sel sel_mul(struct emu_decoder *dc, const struct ptx_instr *pi, 
         rows(dc, pi, out, wt, t, wt, mad ? 3 : 2);
         return EMU_SEL_OK;
     }
-    if (sat)
-        out->fn = h_madhisat_s32;
+    if (sat)   /* beside a mul.lo of a and b ptxas drops the saturation (emu_codegen.c) */
+        out->fn = emu_dec_madhisat_unsaturated(dc, pi) ? fn_madhi[ti] : h_madhisat_s32;
     else if (lo)
         out->fn = mad ? emu_dec_twin(dc, fn_madlo[ti], fnu_madlo[ti]) : emu_dec_twin(dc, fn_mullo[ti], fnu_mullo[ti]);
     else

@@ -135,6 +135,9 @@ bool emu_dec_contracted(struct emu_decoder *dc, const struct ptx_instr *pi, stru
  * the program than y's (which of two NaN operands an f64 operation returns). */
 bool emu_dec_defined_later(struct emu_decoder *dc, const struct ptx_instr *at, const struct ptx_operand *x,
                            const struct ptx_operand *y);
+/* Whether ptxas computes the mad.hi.sat.s32 pi together with a mul.lo of the
+ * same operands, without saturation (what mad.hi.s32 gives). */
+bool emu_dec_madhisat_unsaturated(struct emu_decoder *dc, const struct ptx_instr *pi);
 /* Emits a pre-instruction negating row (a value of type t; f64 NaN kept as is)
  * into a scratch row, and returns that row. */
 uint16_t emu_dec_negate(struct emu_decoder *dc, uint16_t row, enum ptx_type t);

@@ -9,7 +9,11 @@
 #    payload depends on the operand order ptxas gives the hardware; kernels vary
 #    register numbering (declaration order) against load order.
 #  - madsat_*: mad.hi.sat.s32 near the saturation bounds, alone and after a
-#    mad.hi.s32 of the same operands, from sm_75 and sm_90 PTX.
+#    mad.hi.s32 of the same operands, from sm_75 and sm_90 PTX;
+#  - madsat_mul*, madsat_madlo: mad.hi.sat.s32 in a kernel with one other use
+#    of the product a*b. Beside a mul.lo of the same operands ptxas (13.0, for
+#    sm_90) emits one IMAD.WIDE a*b + (c << 32) for both, and the mad.hi.sat
+#    loses its saturation (emu_codegen.c).
 # Every kernel reads three input arrays (thread i reads element i) and writes
 # one output array per form, named KERNEL.N.bin; expected/ holds what an H100
 # computed (tests/record-gpu.sh). Run: python3 gen.py
@@ -288,11 +292,38 @@ def madsat_kernel(name, target, version, ctx):
     return k
 
 
+def madsat_mul_kernel(name, extra, before=False, target="sm_75", version="9.0"):
+    """mad.hi.sat.s32 d, a, b, c in one kernel with another use of the product
+    a*b (`extra`, its result in %e, before or after it)."""
+    k = Kernel(name, "madsat", "b32", target=target, version=version,
+               regdecl=[".reg .b32 %a, %b, %c, %d, %e, %f;", ".reg .b64 %w;"])
+    mad = (["mad.hi.sat.s32 %d, %a, %b, %c;"], "%d", "mad.hi.sat.s32")
+    other = (extra, "%e", "; ".join(x.split(" ")[0] for x in extra))
+    for f in ((other, mad) if before else (mad, other)):
+        k.form(*f)
+    return k
+
+
+MADSAT_MUL = [
+    madsat_mul_kernel("madsat_mullo_u", ["mul.lo.u32 %e, %a, %b;"]),
+    madsat_mul_kernel("madsat_mullo_u_first", ["mul.lo.u32 %e, %a, %b;"], before=True),
+    madsat_mul_kernel("madsat_mullo_s", ["mul.lo.s32 %e, %a, %b;"]),
+    madsat_mul_kernel("madsat_mullo_ba", ["mul.lo.u32 %e, %b, %a;"]),
+    madsat_mul_kernel("madsat_mullo_90", ["mul.lo.u32 %e, %a, %b;"], target="sm_90", version="8.0"),
+    madsat_mul_kernel("madsat_madlo", ["mad.lo.s32 %e, %a, %b, %c;"]),
+    madsat_mul_kernel("madsat_mulwide", ["mul.wide.s32 %w, %a, %b;", "mov.b64 {%f, %e}, %w;"]),
+    madsat_mul_kernel("madsat_mulwide_lo", ["mul.wide.s32 %w, %a, %b;", "mov.b64 {%e, %f}, %w;"]),
+    madsat_mul_kernel("madsat_mulhi", ["mul.hi.s32 %e, %a, %b;"]),
+    madsat_mul_kernel("madsat_mullo_blocks", ["bra.uni MB0;", "MB0:", "mul.lo.u32 %e, %a, %b;"]),
+    madsat_mul_kernel("madsat_mullo_guard", ["mov.u32 %e, 0;", "@%pa mul.lo.u32 %e, %a, %b;"]),
+    madsat_mul_kernel("madsat_mullo_ac", ["mul.lo.u32 %e, %a, %c;"]),
+]
+
 KERNELS = [contract_f32(), contract_f64(), contract_half(), contract_bf16(),
            nan_kernel("nan_num_ab_load_ab", True, "abc"), nan_kernel("nan_num_ab_load_ba", True, "cba"),
            nan_kernel("nan_num_ba_load_ab", False, "abc"), nan_kernel("nan_num_ba_load_ba", False, "cba"),
            madsat_kernel("madsat_90", "sm_90", "8.0", False), madsat_kernel("madsat_75", "sm_75", "9.0", False),
-           madsat_kernel("madsat_75_ctx", "sm_75", "9.0", True)]
+           madsat_kernel("madsat_75_ctx", "sm_75", "9.0", True)] + MADSAT_MUL
 
 
 def write(path, fmt, vals):
