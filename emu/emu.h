@@ -11,6 +11,7 @@
 #include "ptx/ptx_ir.h"
 
 #define EMU_WARP_SIZE 32
+#define EMU_GCACHE 4                    /* entries of emu_warp.gcache */
 #define EMU_NOGUARD 0xFFFFu
 #define EMU_NOREG 0xFFFFu
 
@@ -191,9 +192,11 @@ struct emu_warp {
     uint8_t *spill;
     uint64_t spill_used, spill_cap;
     bool done;                           /* every lane has exited */
-    uint64_t gcache_base, gcache_end;    /* last global allocation an access hit */
-    uint32_t gcache_flags;
-    struct emu_gcache { uint64_t base, end; uint32_t flags; } gcache_prev[3];  /* the ones hit before it */
+    /* Global allocations that accesses hit lately, looked up in order (a hit
+     * moves nothing: kernels alternate between a few arrays); a miss replaces
+     * the entry after the one replaced last. */
+    struct emu_gcache { uint64_t base, end; uint32_t flags; } gcache[EMU_GCACHE];
+    uint32_t gcache_next;
     /* Counters (observers). */
     uint64_t n_inst, n_thread_inst, n_diverge, n_barrier;
     uint64_t mark;                       /* n_inst when n_thread_inst was last brought up to date */

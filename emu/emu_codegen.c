@@ -390,17 +390,23 @@ bool emu_dec_contract(struct emu_decoder *dc, const struct ptx_instr *pi, struct
     return false;
 }
 
-/* ---- mad.hi.sat.s32 beside mul.lo ------------------------------------------------
- * When the function also computes mul.lo.u32 or mul.lo.s32 of the same two
- * values (either order, before or after, in any block, guarded or not), ptxas
- * computes both from one 64-bit IMAD.WIDE, a*b + (c << 32), and the mad.hi
- * part keeps its high word: the saturation is lost, and an H100 returns what
- * mad.hi.s32 would (tests/edge/codegen, madsat_mullo_*; mad.lo, mul.hi,
- * mul.wide or a mul.lo of other operands leave it saturating). Values are the
- * same when each register is written once in the function, or when both
- * instructions read the same writes and no branch enters between them; other
- * cases (not recorded) keep the saturation. A mul.lo whose result is never
- * read is taken as removed by ptxas. */
+/* ---- mad.hi.sat.s32 paired with a mul.lo ---------------------------------------
+ * ptxas computes a mul.lo.u32/.s32 together with another product of the same
+ * two values that needs the high half, as one 64-bit IMAD.WIDE; paired with a
+ * mad.hi.sat.s32 that is a*b + (c << 32), and the saturation is lost: an H100
+ * returns what mad.hi.s32 would (found by the corpus kernel int_asm32; ptxas
+ * 13.0's SASS for sm_90 shows it). Which products pair was recorded on an H100
+ * (tests/edge/codegen, madsat_mul*, madsat_probe_*), and every recording fits
+ * this model: in program order, a high-half product (mul.hi, mad.hi with or
+ * without .sat, mad.wide; not mul.wide, mad.lo, mul24/mad24) pairs with a
+ * mul.lo not yet paired if one came before it; a mul.lo pairs with the latest
+ * high-half product not yet paired. Products of other operands, guards and
+ * blocks between them do not matter. A mul.lo whose result is never read is
+ * taken as removed by ptxas (not recorded). */
+
+/* Whether operand x of instruction i and y of instruction j hold the same
+ * value: the same register, written once in the function, or read from the
+ * same write with no branch entering between. */
 static bool same_value(const struct emu_codegen *cg, const struct ptx_operand *x, uint32_t i,
                        const struct ptx_operand *y, uint32_t j)
 {
@@ -413,12 +419,33 @@ static bool same_value(const struct emu_codegen *cg, const struct ptx_operand *x
     return def_before(cg, x, i) == def_before(cg, y, j) && value_holds(cg, x, lo, hi) && enclosed(cg, lo, hi);
 }
 
-static bool is_mul_lo(const struct ptx_instr *m)
+enum pair_role { ROLE_NONE, ROLE_LO, ROLE_HI };
+
+/* What instruction j (m) is to the pairing of the product a*b read by
+ * instruction i. */
+static enum pair_role pair_role(const struct emu_codegen *cg, const struct ptx_instr *m, uint32_t j,
+                                const struct ptx_operand *a, const struct ptx_operand *b, uint32_t i)
 {
-    for (unsigned k = 0; k < m->nmods; k++)
-        if (m->mods[k] == PTX_MOD_LO)
-            return true;
-    return false;
+    if ((m->op != PTX_OP_MUL && m->op != PTX_OP_MAD) || m->ntypes != 1 ||
+        (m->types[0] != PTX_T_U32 && m->types[0] != PTX_T_S32) || m->nops < 3)
+        return ROLE_NONE;
+    bool lo = false, hi = false, wide = false;
+    for (unsigned k = 0; k < m->nmods; k++) {
+        lo |= m->mods[k] == PTX_MOD_LO;
+        hi |= m->mods[k] == PTX_MOD_HI;
+        wide |= m->mods[k] == PTX_MOD_WIDE;
+    }
+    enum pair_role role = m->op == PTX_OP_MUL ? (lo ? ROLE_LO : hi ? ROLE_HI : ROLE_NONE)
+                                              : (hi || wide ? ROLE_HI : ROLE_NONE);
+    if (role == ROLE_NONE)
+        return role;
+    if (role == ROLE_LO && (m->ops[0].kind != PTX_OPND_REG || m->ops[0].reg < 0 ||
+                            (uint32_t)m->ops[0].reg >= cg->fn->nregs || cg->uses[m->ops[0].reg] == 0))
+        return ROLE_NONE;
+    if ((same_value(cg, a, i, &m->ops[1], j) && same_value(cg, b, i, &m->ops[2], j)) ||
+        (same_value(cg, a, i, &m->ops[2], j) && same_value(cg, b, i, &m->ops[1], j)))
+        return role;
+    return ROLE_NONE;
 }
 
 bool emu_dec_madhisat_unsaturated(struct emu_decoder *dc, const struct ptx_instr *pi)
@@ -429,20 +456,26 @@ bool emu_dec_madhisat_unsaturated(struct emu_decoder *dc, const struct ptx_instr
     if (!cg)
         return false;
     const struct ptx_func *fn = cg->fn;
-    uint32_t i = (uint32_t)(pi - fn->instrs);
-    const struct ptx_operand *a = &pi->ops[1], *b = &pi->ops[2];
-    for (uint32_t j = 0; j < fn->ninstrs; j++) {
-        const struct ptx_instr *m = &fn->instrs[j];
-        if (m->op != PTX_OP_MUL || m->nops != 3 || m->ntypes != 1 ||
-            (m->types[0] != PTX_T_U32 && m->types[0] != PTX_T_S32) || !is_mul_lo(m) ||
-            m->ops[0].kind != PTX_OPND_REG || m->ops[0].reg < 0 || (uint32_t)m->ops[0].reg >= fn->nregs ||
-            cg->uses[m->ops[0].reg] == 0)
-            continue;
-        if ((same_value(cg, a, i, &m->ops[1], j) && same_value(cg, b, i, &m->ops[2], j)) ||
-            (same_value(cg, a, i, &m->ops[2], j) && same_value(cg, b, i, &m->ops[1], j)))
-            return true;
+    uint32_t i = (uint32_t)(pi - fn->instrs), los = 0, nhi = 0;
+    uint32_t *hi = malloc((fn->ninstrs + 1) * sizeof *hi);   /* high-half products not yet paired */
+    if (!hi)
+        return false;
+    bool paired = false;
+    for (uint32_t j = 0; j < fn->ninstrs && !paired; j++) {
+        enum pair_role role = pair_role(cg, &fn->instrs[j], j, &pi->ops[1], &pi->ops[2], i);
+        if (role == ROLE_HI && los) {
+            los--;
+            paired = j == i;
+        } else if (role == ROLE_HI) {
+            hi[nhi++] = j;
+        } else if (role == ROLE_LO && nhi) {
+            paired = hi[--nhi] == i;
+        } else if (role == ROLE_LO) {
+            los++;
+        }
     }
-    return false;
+    free(hi);
+    return paired;
 }
 
 /* ---- Negated operands ------------------------------------------------------------

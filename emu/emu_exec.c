@@ -431,7 +431,7 @@ stop:                                            /* a barrier or an exit: on to 
         cta->runnable &= ~(1u << i);
         cta->nexited_warps++;
         cta->live_stale = true;
-        barriers_try_release(cta);
+        if (cta->bars_pending) barriers_try_release(cta);   /* (fewer threads may now fill one) */
     } else {
         goto out;
     }
@@ -498,7 +498,9 @@ struct emu_cta *emu_cta_create(const struct emu_launch *L)
         w->pred = xcalloc(p->npred, sizeof *w->pred);
         w->local_stride = L->local_stride;
         w->local = xcalloc((size_t)L->local_stride * EMU_WARP_SIZE, 1);
-        if (!w->r32 || !w->r64 || !w->pred || !w->local) { emu_cta_destroy(cta); return NULL; }
+        w->stack_cap = 16;                       /* the SIMT stack grows in simt_push */
+        w->stack = malloc(w->stack_cap * sizeof *w->stack);
+        if (!w->r32 || !w->r64 || !w->pred || !w->local || !w->stack) { emu_cta_destroy(cta); return NULL; }
         /* Thread indices depend only on the block shape: compute them once. */
         uint32_t bx = L->block[0], bxy = L->block[0] * L->block[1];
         for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
@@ -622,16 +624,20 @@ void emu_cta_begin(struct emu_cta *cta, const uint32_t ctaid[3], uint32_t smid)
     cta->fault = NULL;
     cta->nexited_warps = 0;
     cta->live_stale = true;
-    memset(cta->bars, 0, sizeof cta->bars);
+    /* A barrier's release clears it (a stale expected_count is never read
+     * while nothing has arrived): only a CTA that stopped with a barrier
+     * pending (a fault) leaves state behind. */
+    if (cta->bars_pending) memset(cta->bars, 0, sizeof cta->bars);
     cta->bars_pending = 0;
     cta->runnable = cta->nwarps >= 32 ? ~0u : (1u << cta->nwarps) - 1;
     if (L->zero_shared && cta->shared_size) memset(cta->shared, 0, cta->shared_size);
     for (uint32_t i = 0; i < cta->nwarps; i++) {
         struct emu_warp *w = &cta->warps[i];
         w->exited = 0;
-        w->sp = 0;
-        simt_push(w, L->entry->entry_pc, EMU_RECONV_NONE, w->valid);
-        simt_load_top(w);
+        w->sp = 1;                               /* (emu_cta_create made room for this entry) */
+        w->stack[0] = (struct emu_simt_entry){ .pc = L->entry->entry_pc, .reconv = EMU_RECONV_NONE, .mask = w->valid };
+        w->pc = L->entry->entry_pc;
+        w->active = w->valid;
         w->nframes = 0;
         w->local_sp = 0;
         w->wait = (struct emu_wait){ .kind = EMU_WAIT_NONE };

@@ -123,6 +123,25 @@ static int bad_access(struct emu_warp *w, const struct emu_inst *in, unsigned l,
                      space_word(space), write ? "write" : "read", size, addr, detail);
 }
 
+/* Looks [lo, end) up in the address space and caches the allocation that
+ * holds it (emu_warp.gcache); returns its flags, or -1 when no single live
+ * allocation holds the range. */
+static __attribute__((noinline)) int64_t global_flags_slow(struct emu_warp *w, uint64_t lo, uint64_t end)
+{
+    const struct mem_alloc *a = mem_find(w->cta->launch->mem, lo, end - lo);
+    if (!a) return -1;
+    w->gcache[w->gcache_next++ % EMU_GCACHE] = (struct emu_gcache){ a->base, a->base + a->size, a->flags };
+    return a->flags;
+}
+
+/* The allocations hit lately answer most accesses: checked inline. */
+static inline int64_t global_flags(struct emu_warp *w, uint64_t lo, uint64_t end)
+{
+    for (unsigned k = 0; k < EMU_GCACHE; k++)
+        if (lo >= w->gcache[k].base && end <= w->gcache[k].end) return w->gcache[k].flags;
+    return global_flags_slow(w, lo, end);
+}
+
 /* Classifies a generic address: shared window of this CTA, local window of
  * this warp, the kernel parameter buffer, or global. */
 static enum ptx_space classify(const struct emu_warp *w, uint64_t addr)
@@ -186,19 +205,14 @@ void *emu_mem_ptr(struct emu_warp *w, const struct emu_inst *in, unsigned l, enu
         return (void *)(uintptr_t)(L->params + addr);
     default: {   /* global, const */
         if (!L->check) return (void *)(uintptr_t)addr;
-        if (addr >= w->gcache_base && addr + size <= w->gcache_end && addr + size >= addr) {
-            if (write && (w->gcache_flags & MEM_READONLY)) goto readonly;
-            return L->initcheck ? emu_check_global(w, in, l, addr, size, write) : (void *)(uintptr_t)addr;
-        }
-        const struct mem_alloc *a = mem_find(L->mem, addr, size);
-        if (!a) {
+        int64_t flags = addr + size >= addr ? global_flags(w, addr, addr + size) : -1;
+        if (flags < 0) {
             int status; const char *kind;
             describe_global(w, addr, size, detail, sizeof detail, &status, &kind);
             bad_access(w, in, l, space, addr, size, write, status, kind, detail);
             return NULL;
         }
-        w->gcache_base = a->base; w->gcache_end = a->base + a->size; w->gcache_flags = a->flags;
-        if (write && (a->flags & MEM_READONLY)) goto readonly;
+        if (write && (flags & MEM_READONLY)) goto readonly;
         return L->initcheck ? emu_check_global(w, in, l, addr, size, write) : (void *)(uintptr_t)addr;
     }
     }
@@ -333,36 +347,6 @@ EMU_INLINE void lane_addrs(const struct emu_warp *w, const struct emu_inst *in, 
         }
         *out_span = (struct lane_span){ lo, hi, ored, false };
     }
-}
-
-/* Looks [lo, end) up among the global allocations accesses hit lately (most
- * recent first), then in the address space; returns the allocation's flags,
- * or -1 when no single live allocation holds the range. */
-static __attribute__((noinline)) int64_t global_flags_slow(struct emu_warp *w, uint64_t lo, uint64_t end)
-{
-    struct emu_gcache hit;
-    unsigned i;
-    for (i = 0; i < 3; i++)
-        if (lo >= w->gcache_prev[i].base && end <= w->gcache_prev[i].end) break;
-    if (i < 3) {
-        hit = w->gcache_prev[i];
-    } else {
-        const struct mem_alloc *a = mem_find(w->cta->launch->mem, lo, end - lo);
-        if (!a) return -1;
-        hit = (struct emu_gcache){ a->base, a->base + a->size, a->flags };
-        i = 2;
-    }
-    for (; i > 0; i--) w->gcache_prev[i] = w->gcache_prev[i - 1];
-    w->gcache_prev[0] = (struct emu_gcache){ w->gcache_base, w->gcache_end, w->gcache_flags };
-    w->gcache_base = hit.base; w->gcache_end = hit.end; w->gcache_flags = hit.flags;
-    return hit.flags;
-}
-
-/* The last allocation hit answers most accesses: checked inline. */
-static inline int64_t global_flags(struct emu_warp *w, uint64_t lo, uint64_t end)
-{
-    if (lo >= w->gcache_base && end <= w->gcache_end) return w->gcache_flags;
-    return global_flags_slow(w, lo, end);
 }
 
 /* Whether the span's accesses of `bytes` each (aligned to `align`) need no

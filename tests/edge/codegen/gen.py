@@ -292,31 +292,61 @@ def madsat_kernel(name, target, version, ctx):
     return k
 
 
-def madsat_mul_kernel(name, extra, before=False, target="sm_75", version="9.0"):
-    """mad.hi.sat.s32 d, a, b, c in one kernel with another use of the product
-    a*b (`extra`, its result in %e, before or after it)."""
+def madsat_mul_kernel(name, *extras, before=False, target="sm_75", version="9.0"):
+    """mad.hi.sat.s32 d, a, b, c in one kernel with other uses of the product
+    a*b (each of `extras` one form, its result in %e), before or after it."""
     k = Kernel(name, "madsat", "b32", target=target, version=version,
-               regdecl=[".reg .b32 %a, %b, %c, %d, %e, %f;", ".reg .b64 %w;"])
+               regdecl=[".reg .b32 %a, %b, %c, %d, %e, %f;", ".reg .b64 %w, %c64;"])
     mad = (["mad.hi.sat.s32 %d, %a, %b, %c;"], "%d", "mad.hi.sat.s32")
-    other = (extra, "%e", "; ".join(x.split(" ")[0] for x in extra))
-    for f in ((other, mad) if before else (mad, other)):
+    others = [(x, "%e", "; ".join(i.split(" ")[0] for i in x)) for x in extras]
+    for f in (others + [mad] if before else [mad] + others):
         k.form(*f)
     return k
 
 
+MULLO = ["mul.lo.u32 %e, %a, %b;"]
+WIDE_HI = ["mul.wide.s32 %w, %a, %b;", "mov.b64 {%f, %e}, %w;"]
 MADSAT_MUL = [
-    madsat_mul_kernel("madsat_mullo_u", ["mul.lo.u32 %e, %a, %b;"]),
-    madsat_mul_kernel("madsat_mullo_u_first", ["mul.lo.u32 %e, %a, %b;"], before=True),
+    madsat_mul_kernel("madsat_mullo_u", MULLO),
+    madsat_mul_kernel("madsat_mullo_u_first", MULLO, before=True),
     madsat_mul_kernel("madsat_mullo_s", ["mul.lo.s32 %e, %a, %b;"]),
     madsat_mul_kernel("madsat_mullo_ba", ["mul.lo.u32 %e, %b, %a;"]),
-    madsat_mul_kernel("madsat_mullo_90", ["mul.lo.u32 %e, %a, %b;"], target="sm_90", version="8.0"),
+    madsat_mul_kernel("madsat_mullo_90", MULLO, target="sm_90", version="8.0"),
     madsat_mul_kernel("madsat_madlo", ["mad.lo.s32 %e, %a, %b, %c;"]),
-    madsat_mul_kernel("madsat_mulwide", ["mul.wide.s32 %w, %a, %b;", "mov.b64 {%f, %e}, %w;"]),
+    madsat_mul_kernel("madsat_mulwide", WIDE_HI),
     madsat_mul_kernel("madsat_mulwide_lo", ["mul.wide.s32 %w, %a, %b;", "mov.b64 {%e, %f}, %w;"]),
     madsat_mul_kernel("madsat_mulhi", ["mul.hi.s32 %e, %a, %b;"]),
     madsat_mul_kernel("madsat_mullo_blocks", ["bra.uni MB0;", "MB0:", "mul.lo.u32 %e, %a, %b;"]),
     madsat_mul_kernel("madsat_mullo_guard", ["mov.u32 %e, 0;", "@%pa mul.lo.u32 %e, %a, %b;"]),
     madsat_mul_kernel("madsat_mullo_ac", ["mul.lo.u32 %e, %a, %c;"]),
+    # a mul.lo beside other products of a and b (tests/edge/int/int_mul_1 has them all)
+    madsat_mul_kernel("madsat_mullo_wides", MULLO, WIDE_HI),
+    madsat_mul_kernel("madsat_mullo_wides_first", MULLO, WIDE_HI, before=True),
+    madsat_mul_kernel("madsat_mullo_wideu", MULLO, ["mul.wide.u32 %w, %a, %b;", "mov.b64 {%f, %e}, %w;"]),
+    madsat_mul_kernel("madsat_mullo_madwides", MULLO, ["cvt.s64.s32 %c64, %c;", "mad.wide.s32 %w, %a, %b, %c64;",
+                                                       "mov.b64 {%f, %e}, %w;"]),
+    madsat_mul_kernel("madsat_mullo_madhi", MULLO, ["mad.hi.s32 %e, %a, %b, %c;"]),
+    madsat_mul_kernel("madsat_mullo_mulhi", MULLO, ["mul.hi.s32 %e, %a, %b;"]),
+    madsat_mul_kernel("madsat_mullo_mulhiu", MULLO, ["mul.hi.u32 %e, %a, %b;"]),
+    madsat_mul_kernel("madsat_mullo_madlo", MULLO, ["mad.lo.s32 %e, %a, %b, %c;"]),
+    madsat_mul_kernel("madsat_mullo_two", MULLO, ["add.s32 %f, %c, 1;", "mad.hi.sat.s32 %e, %a, %b, %f;"]),
+    madsat_mul_kernel("madsat_mullo_mullo", MULLO, ["mul.lo.s32 %e, %b, %a;"]),
+]
+C64 = "cvt.s64.s32 %c64, %c;"
+U_ALL = [MULLO, ["mul.hi.u32 %e, %a, %b;"], ["mul.wide.u32 %w, %a, %b;", "mov.b64 {%f, %e}, %w;"],
+         ["mad.lo.u32 %e, %a, %b, %c;"], ["mad.hi.u32 %e, %a, %b, %c;"],
+         [C64, "mad.wide.u32 %w, %a, %b, %c64;", "mov.b64 {%f, %e}, %w;"]]
+S_ALL = [["mul.lo.s32 %e, %a, %b;"], ["mul.hi.s32 %e, %a, %b;"], WIDE_HI, ["mad.lo.s32 %e, %a, %b, %c;"],
+         ["mad.hi.s32 %e, %a, %b, %c;"], [C64, "mad.wide.s32 %w, %a, %b, %c64;", "mov.b64 {%f, %e}, %w;"]]
+MADSAT_MUL += [
+    madsat_mul_kernel("madsat_probe_all", *(U_ALL + S_ALL), before=True),
+    madsat_mul_kernel("madsat_probe_u", *U_ALL, before=True),
+    madsat_mul_kernel("madsat_probe_s", MULLO, *S_ALL, before=True),
+    madsat_mul_kernel("madsat_probe_madwideu", MULLO, U_ALL[5], before=True),
+    madsat_mul_kernel("madsat_probe_madlou", MULLO, U_ALL[3], before=True),
+    madsat_mul_kernel("madsat_probe_madhiu", MULLO, U_ALL[4], before=True),
+    madsat_mul_kernel("madsat_probe_mulhiu", MULLO, U_ALL[1], before=True),
+    madsat_mul_kernel("madsat_probe_wideu", MULLO, U_ALL[2], before=True),
 ]
 
 KERNELS = [contract_f32(), contract_f64(), contract_half(), contract_bf16(),
