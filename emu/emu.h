@@ -192,6 +192,7 @@ struct emu_warp {
     uint8_t *spill;
     uint64_t spill_used, spill_cap;
     bool done;                           /* every lane has exited */
+    bool tid_affine;                     /* lane l's %tid.x is lane 0's + l (ptx_lane_strides) */
     /* Global allocations that accesses hit lately, looked up in order (a hit
      * moves nothing: kernels alternate between a few arrays); a miss replaces
      * the entry after the one replaced last. */
@@ -211,6 +212,7 @@ struct emu_barrier {
     uint32_t red_popc;                   /* bar.red accumulators: threads with a true predicate */
     uint32_t red_and_fail;               /* threads with a false predicate */
     uint32_t red_or_any;                 /* threads with a true predicate (for .or) */
+    bool red;                            /* a bar.red arrived (its waiters take results at release) */
 };
 
 /* Report of a kernel fault. */
@@ -240,6 +242,9 @@ struct emu_cta {
     uint32_t runnable;                   /* bit i: warp i has not finished and waits at no barrier */
     uint32_t cur;                        /* the warp running now (emu_exec.c's warp_run) */
     emu_mask cur_active;                 /* its active mask when its chain began */
+    bool handed;                         /* a barrier handed over to cur (warp_run clears it) */
+    uint64_t inst_stop;                  /* warp instructions of the CTA's warps at which warp_run's
+                                            budget ends: no barrier starts another pass past it */
     uint32_t smid;
     struct emu_fault *fault;             /* non-NULL once a fault stopped the CTA */
     struct emu_fault fault_store;
@@ -248,6 +253,15 @@ struct emu_cta {
     bool live_stale;
     struct emu_race *race;               /* racecheck shadow of shared memory (emu_check.c), or NULL */
 };
+
+/* What warp w waits on now. A barrier's release leaves the wait records of
+ * the warps it frees as they were, to be cleared when each runs again
+ * (emu_ctrl.c's bar_last): a freed warp is runnable, so it waits no more. */
+static inline enum emu_wait_kind emu_wait_kind(const struct emu_warp *w)
+{
+    enum emu_wait_kind k = w->wait.kind;
+    return k == EMU_WAIT_BARRIER && (w->cta->runnable >> w->id & 1u) ? EMU_WAIT_NONE : k;
+}
 
 /* Everything a handler may need about the launch. */
 struct emu_launch {

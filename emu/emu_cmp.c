@@ -284,6 +284,65 @@ static const struct fast_pair ufast_setp[4][EMU_CMP_GE + 1] = {
     UFAST_ROW_INT(u32), UFAST_ROW_INT(s32), UFAST_ROW_INT(u64), UFAST_ROW_INT(s64),
 };
 
+/* ---- Comparisons of a lane-affine register with a uniform value ----------------
+ * setp.cmp.{u32,s32} p, a, b with a lane-affine with stride 1 (lane l holds
+ * base + l: ptx_lane_strides, `i < n` of i = blockIdx.x * blockDim.x +
+ * threadIdx.x) and b uniform; the decoder puts them in that order, mirroring
+ * the comparison. Lane l's result is that of l against b - base, so one
+ * subtraction gives the whole mask. Only when the warp's %tid.x is lane-affine
+ * (emu_warp.tid_affine) and no lane's value wraps in the comparison's type;
+ * else the vector handler. */
+static inline emu_mask lanes_below(int64_t d)
+{
+    return d <= 0 ? 0 : d >= EMU_WARP_SIZE ? EMU_FULL_MASK : (1u << d) - 1u;
+}
+#define AFF_LT(d) lanes_below(d)
+#define AFF_LE(d) lanes_below((d) + 1)
+#define AFF_GT(d) (~lanes_below((d) + 1))
+#define AFF_GE(d) (~lanes_below(d))
+#define AFF_EQ(d) (lanes_below((d) + 1) & ~lanes_below(d))
+#define AFF_NE(d) (~AFF_EQ(d))
+#define AFF_u32(x) ((int64_t)(uint32_t)(x))
+#define AFF_s32(x) ((int64_t)(int32_t)(x))
+#define AFF_MAX_u32 ((int64_t)UINT32_MAX)
+#define AFF_MAX_s32 ((int64_t)INT32_MAX)
+/* The lanes where the comparison holds into *t, or false for the vector handler. */
+#define STAMP_AFF(kind, cmpname, MASK) \
+    static inline __attribute__((always_inline)) bool aff_##kind##_##cmpname(struct emu_warp *w, \
+                                                                            const struct emu_inst *in, emu_mask m, \
+                                                                            emu_mask *t) \
+    { \
+        unsigned f = (unsigned)__builtin_ctz(m | 0x80000000u); \
+        int64_t base = AFF_##kind(w->r32[in->a][f] - f); \
+        if (!w->tid_affine || base > AFF_MAX_##kind - (EMU_WARP_SIZE - 1)) return false; \
+        *t = MASK(AFF_##kind(w->r32[in->b][0]) - base); \
+        return true; \
+    } \
+    static EMU_CHAINED int ha_setpf_##kind##_##cmpname(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \
+    { \
+        emu_mask t; \
+        if (!aff_##kind##_##cmpname(w, in, m, &t)) return h_setpf_##kind##_##cmpname(w, in, m); \
+        w->pred[in->d] = (w->pred[in->d] & ~m) | (t & m); \
+        EMU_NEXT(); \
+    } \
+    static EMU_CHAINED_FLOW int ha_setpbra_##kind##_##cmpname(struct emu_warp *w, const struct emu_inst *in, \
+                                                              emu_mask m) \
+    { \
+        emu_mask t; \
+        if (!aff_##kind##_##cmpname(w, in, m, &t)) return h_setpbra_##kind##_##cmpname(w, in, m); \
+        emu_mask p = (w->pred[in->d] & ~m) | (t & m); \
+        w->pred[in->d] = p; \
+        return fused_branch(w, in, m, p); \
+    }
+#define STAMP_AFF_INT(kind) \
+    STAMP_AFF(kind, eq, AFF_EQ) STAMP_AFF(kind, ne, AFF_NE) STAMP_AFF(kind, lt, AFF_LT) \
+    STAMP_AFF(kind, le, AFF_LE) STAMP_AFF(kind, gt, AFF_GT) STAMP_AFF(kind, ge, AFF_GE)
+STAMP_AFF_INT(u32) STAMP_AFF_INT(s32)
+#define AFAST_INT(kind, x) { { ha_setpf_##kind##_##x, ha_setpbra_##kind##_##x } }
+#define AFAST_ROW_INT(kind) { AFAST_INT(kind, eq), AFAST_INT(kind, ne), AFAST_INT(kind, lt), AFAST_INT(kind, le), \
+                              AFAST_INT(kind, gt), AFAST_INT(kind, ge) }
+static const struct fast_pair afast_setp[2][EMU_CMP_GE + 1] = { AFAST_ROW_INT(u32), AFAST_ROW_INT(s32) };
+
 /* ---- A uniform loop's step, test and back-edge in one handler ---------------------
  * `op d, a, b; setp.cmp p, d, c; @p bra` with every source uniform (a 32-bit
  * add, sub or immediate shift twin, then an integer setp twin): the handler
@@ -354,6 +413,9 @@ emu_fn emu_setp_fused(emu_fn setp)
     for (unsigned k = 0; k < 4; k++)
         for (unsigned c = 0; c <= EMU_CMP_GE; c++)
             if (ufast_setp[k][c].f[0] == setp) return ufast_setp[k][c].f[1];
+    for (unsigned k = 0; k < 2; k++)
+        for (unsigned c = 0; c <= EMU_CMP_GE; c++)
+            if (afast_setp[k][c].f[0] == setp) return afast_setp[k][c].f[1];
     return NULL;
 }
 
@@ -614,6 +676,22 @@ static enum emu_sel sel_compare(struct emu_decoder *dc, const struct ptx_instr *
         if (fast && out->e == EMU_NOREG && bc == EMU_BOOL_NONE) {
             int k = fast_kind(sk);
             out->fn = emu_dec_twin(dc, fast, k < 4 && cc <= EMU_CMP_GE ? ufast_setp[k][cc].f[0] : NULL);
+            /* a lane-affine operand against a uniform one (either order) */
+            int32_t sa, sb;
+            if (k < 2 && cc <= EMU_CMP_GE && emu_dec_stride(dc, &ops[first], &sa) &&
+                emu_dec_stride(dc, &ops[first + 1], &sb) && (sa == 1) + (sb == 1) == 1 && (sa == 0) + (sb == 0) == 1) {
+                static const uint8_t mirror[EMU_CMP_GE + 1] = {
+                    [EMU_CMP_EQ] = EMU_CMP_EQ, [EMU_CMP_NE] = EMU_CMP_NE, [EMU_CMP_LT] = EMU_CMP_GT,
+                    [EMU_CMP_LE] = EMU_CMP_GE, [EMU_CMP_GT] = EMU_CMP_LT, [EMU_CMP_GE] = EMU_CMP_LE,
+                };
+                int c2 = cc;
+                if (sb == 1) {
+                    uint16_t t = out->a; out->a = out->b; out->b = t;
+                    c2 = mirror[cc];
+                    out->sub = (uint8_t)c2;
+                }
+                out->fn = afast_setp[k][c2].f[0];
+            }
         }
         return EMU_SEL_OK;
     }

@@ -345,6 +345,7 @@ static int h_bar(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
         b->red_popc += t;
         b->red_or_any += t;
         b->red_and_fail += (uint32_t)__builtin_popcount(~p & live);
+        b->red = true;
     }
     if (in->sub == BAR_ARRIVE)
         return EMU_CONTINUE;
@@ -359,6 +360,59 @@ static int h_bar(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
         w->wait.red_mask = m;
     }
     return EMU_STOP_BARRIER;
+}
+
+/* The hand-over of a barrier arrival (h_bar_sync_imm): warp w has stopped at
+ * the barrier (or released it), and warp nw goes on where it stands with
+ * the chained run there, when there is one and no split waits to reconverge
+ * at it: w's stop is done here (what the dispatch loop's stop and switch would
+ * do, emu_exec.c), cta->cur names nw and cta->handed tells the loop. Else the
+ * dispatch loop takes over. */
+static inline __attribute__((always_inline)) int bar_hand_over(struct emu_warp *w, const struct emu_inst *in,
+                                                              struct emu_cta *cta, struct emu_warp *nw)
+{
+    uint32_t pc = nw->pc;
+    const struct emu_inst *nx = in - in->src + pc;
+    uint32_t n = nx->run;
+    if (!n || pc == nw->stack[nw->sp - 1].reconv) return EMU_STOP_BARRIER;
+    emu_count_lanes(w, emu_popc(w->active));
+    __asm__ volatile("" ::: "memory");           /* two 8-byte stores, not one 16-byte store (forwarding) */
+    w->n_barrier++;
+    nw->wait.kind = EMU_WAIT_NONE;
+    emu_mask active = nw->active;
+    cta->cur = nw->id;
+    cta->handed = true;
+    __asm__ volatile("" ::: "memory");           /* (gcc would merge the two stores through vector shuffles) */
+    cta->cur_active = active;
+    nw->n_inst += n;
+    nw->chain_left = EMU_SLICE - n;
+    nw->pc = pc + n;
+    return nx->fn(nw, nx, active);
+}
+
+/* The last arrival at barrier b of a bar.sync without a thread count: the
+ * release done here rather than by the dispatch loop (no bar.red result to
+ * deliver, no racecheck), then the next warp of the pass runs, or the first of
+ * the next pass while the dispatch loop's budget lasts (cta->inst_stop), as
+ * emu_exec.c's loop would have it. Else the loop, which finds b released. */
+static __attribute__((noinline)) EMU_CHAINED_FLOW int bar_last(struct emu_warp *w, const struct emu_inst *in,
+                                                               struct emu_barrier *b, uint32_t id)
+{
+    struct emu_cta *cta = w->cta;
+    if (b->red || cta->race) return EMU_STOP_BARRIER;
+    uint32_t runnable = cta->runnable | b->waiting;   /* (their wait records: emu_wait_kind) */
+    cta->runnable = runnable;
+    b->waiting = 0;
+    b->arrived = 0;
+    cta->bars_pending &= ~(1u << id);
+    uint64_t spent = 0;
+    for (uint32_t k = 0; k < cta->nwarps; k++) spent += cta->warps[k].n_inst;
+    uint32_t wid = w->id, later = wid + 1 < 32 ? runnable & (~0u << (wid + 1)) : 0;
+    if (!later) {
+        if (spent >= cta->inst_stop) return EMU_STOP_BARRIER;
+        later = runnable;
+    }
+    return bar_hand_over(w, in, cta, &cta->warps[__builtin_ctz(later)]);
 }
 
 /* bar.sync / barrier.sync with an immediate id and no thread count, the
@@ -382,30 +436,13 @@ static EMU_CHAINED_FLOW int h_bar_sync_imm(struct emu_warp *w, const struct emu_
     w->wait.count = 0;
     w->wait.pc = src;
     w->wait.red_op = 0;
-    /* Others still to come, and a later warp of the pass that can run and
-     * starts a chained run where it stands: w's stop is done here (what the
-     * dispatch loop's stop and switch would do, emu_exec.c) and the chain goes
-     * on in that warp. Else the dispatch loop takes over (the last arrival
-     * releases the barrier there). */
+    /* Others still to come: a later warp of the pass that can run goes on
+     * (bar_hand_over); the last one releases the barrier (bar_last). */
+    if (cta->live_stale) return EMU_STOP_BARRIER;
+    if (arrived >= cta->live_threads) return bar_last(w, in, b, id);
     uint32_t later = wid + 1 < 32 ? runnable & (~0u << (wid + 1)) : 0;
-    if (cta->live_stale || arrived >= cta->live_threads || !later) return EMU_STOP_BARRIER;
-    struct emu_warp *nw = &cta->warps[__builtin_ctz(later)];
-    uint32_t pc = nw->pc;
-    const struct emu_inst *nx = in - src + pc;
-    uint32_t n = nx->run;
-    if (!n || pc == nw->stack[nw->sp - 1].reconv) return EMU_STOP_BARRIER;
-    emu_count_lanes(w, emu_popc(w->active));
-    __asm__ volatile("" ::: "memory");           /* two 8-byte stores, not one 16-byte store (forwarding) */
-    w->n_barrier++;
-    nw->wait.kind = EMU_WAIT_NONE;
-    emu_mask active = nw->active;
-    cta->cur = nw->id;
-    __asm__ volatile("" ::: "memory");           /* (gcc would merge the two stores through vector shuffles) */
-    cta->cur_active = active;
-    nw->n_inst += n;
-    nw->chain_left = EMU_SLICE - n;
-    nw->pc = pc + n;
-    return nx->fn(nw, nx, active);
+    if (!later) return EMU_STOP_BARRIER;
+    return bar_hand_over(w, in, cta, &cta->warps[__builtin_ctz(later)]);
 }
 
 /* bar.warp.sync: lanes of the mask must be converged here; in lockstep they are. */

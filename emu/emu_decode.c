@@ -666,6 +666,26 @@ emu_fn emu_dec_twin(struct emu_decoder *dc, emu_fn vec, emu_fn twin)
     return twin && dec_uniform(dc) ? twin : vec;
 }
 
+bool emu_dec_stride(const struct emu_decoder *dc, const struct ptx_operand *op, int32_t *stride)
+{
+    if (!dc->uniform || !dc->strides) return false;
+    switch (op->kind) {
+    case PTX_OPND_REG:
+        if (op->vec_comp || op->neg || op->arith_neg || op->sel) return false;
+        *stride = dc->uniform[op->reg] ? 0 : dc->strides[op->reg];
+        return dc->uniform[op->reg] || *stride != 0;
+    case PTX_OPND_SREG:
+        if (ptx_sreg_uniform(op->sreg)) { *stride = 0; return true; }
+        if (op->sreg == PTX_SREG_TID_X || op->sreg == PTX_SREG_LANEID) { *stride = 1; return true; }
+        return false;
+    case PTX_OPND_IMM_INT:
+        *stride = 0;
+        return true;
+    default:
+        return false;
+    }
+}
+
 /* ---- Launch-constant folding ------------------------------------------------------
  * nvcc's kernels open with loads of their parameters, moves of %tid/%ntid/%ctaid
  * and cvta.to.global of parameter pointers: values that cannot change while a
@@ -820,14 +840,18 @@ static void decode_func(struct emu_build *b, uint32_t fi, bool fold)
     if (!folded) { dc->failed = true; return; }
     if (fold) fold_constants(b, folded);
     bool *uniform = b->uniform ? ptx_uniform_regs(fn) : NULL;
+    int32_t *strides = b->uniform ? ptx_lane_strides(fn) : NULL;
     dc->uniform = uniform;
+    dc->strides = strides;
     for (uint32_t i = 0; i < fn->ninstrs; i++) {
         if (folded[i]) dc->pc_of[i] = dc->ncode;   /* nothing to run: targets go to the next instruction */
         else decode_instr(dc, i);
     }
     free(folded);
     dc->uniform = NULL;
+    dc->strides = NULL;
     free(uniform);
+    free(strides);
     dc->pc_of[fn->ninstrs] = dc->ncode;
     /* A function that falls off its end returns (kernels exit). */
     dc->pi = NULL;

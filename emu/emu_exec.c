@@ -254,8 +254,10 @@ static __attribute__((noinline)) void barrier_release(struct emu_cta *cta, uint3
     cta->runnable |= b->waiting;
     b->waiting = 0;
     b->arrived = 0;
+    b->expected_count = 0;
     cta->bars_pending &= ~(1u << id);
     b->red_popc = 0; b->red_and_fail = 0; b->red_or_any = 0;
+    b->red = false;
     if (cta->race) emu_check_barrier(cta);
 }
 
@@ -352,6 +354,7 @@ static __attribute__((noinline)) int warp_run(struct emu_cta *cta, uint32_t *pi,
     uint32_t pc, reconv, lanes;
     emu_mask active;
     int rc;
+    cta->inst_stop = inst0 + cta_budget < inst0 ? UINT64_MAX : inst0 + cta_budget;
 load:
     cta->cur = i;
     budget = slice;
@@ -394,7 +397,8 @@ load:
             w->chain_left = budget;
             rc = m ? in->fn(w, in, m) : EMU_CONTINUE;
         }
-        if (__builtin_expect(cta->cur != i, 0)) {   /* a barrier handed over to a later warp */
+        if (__builtin_expect(cta->handed, 0)) {     /* a barrier handed over to another warp */
+            cta->handed = false;
             i = cta->cur;
             w = &cta->warps[i];
             active = cta->cur_active;
@@ -511,6 +515,9 @@ struct emu_cta *emu_cta_create(const struct emu_launch *L)
             w->tid[1][l] = (t / bx) % L->block[1];
             w->tid[2][l] = t / bxy;
         }
+        w->tid_affine = true;
+        for (unsigned l = 0; l < EMU_WARP_SIZE; l++)
+            if ((w->valid >> l & 1) && w->tid[0][l] != w->tid[0][0] + l) w->tid_affine = false;
         for (uint32_t c = 0; c < p->nconst32; c++)
             for (unsigned l = 0; l < EMU_WARP_SIZE; l++) w->r32[p->const32_base + c][l] = p->const32[c];
         for (uint32_t c = 0; c < p->nconst64; c++)
@@ -655,7 +662,7 @@ static void report_deadlock(struct emu_cta *cta)
     struct emu_warp *first = NULL;
     for (uint32_t i = 0; i < cta->nwarps && used < sizeof detail - 64; i++) {
         struct emu_warp *w = &cta->warps[i];
-        if (w->done || w->wait.kind != EMU_WAIT_BARRIER) continue;
+        if (w->done || emu_wait_kind(w) != EMU_WAIT_BARRIER) continue;
         if (!first) first = w;
         const struct emu_loc *loc = &cta->launch->prog->locs[w->wait.pc];
         used += (size_t)snprintf(detail + used, sizeof detail - used, "%swarp %u at barrier %u (line %u)",
@@ -682,7 +689,7 @@ enum emu_cta_state emu_cta_run(struct emu_cta *cta, uint64_t budget)
             struct emu_warp *w = &cta->warps[i];
             if (w->done) continue;
             all_done = false;
-            if (w->wait.kind == EMU_WAIT_BARRIER) continue;
+            if (emu_wait_kind(w) == EMU_WAIT_BARRIER) continue;
             w->wait.kind = EMU_WAIT_NONE;
             uint64_t spent;
             /* Goes on to later warps; barrier stops and exits are dealt with there. */
@@ -697,7 +704,7 @@ enum emu_cta_state emu_cta_run(struct emu_cta *cta, uint64_t budget)
             barriers_try_release(cta);
             bool any_runnable = false;
             for (uint32_t i = 0; i < cta->nwarps; i++)
-                if (!cta->warps[i].done && cta->warps[i].wait.kind != EMU_WAIT_BARRIER) any_runnable = true;
+                if (!cta->warps[i].done && emu_wait_kind(&cta->warps[i]) != EMU_WAIT_BARRIER) any_runnable = true;
             if (!any_runnable) {
                 report_deadlock(cta);
                 return EMU_CTA_FAULT;

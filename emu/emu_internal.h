@@ -74,7 +74,13 @@ struct emu_decoder {
     struct emu_codegen *codegen;       /* emu_codegen.c's facts about the current function */
     bool fuse;                         /* fuse setp + bra (off with LOOM_FOLD=0) */
     const bool *uniform;               /* per register of the current function: warp-uniform (or NULL) */
+    const int32_t *strides;            /* per register: lane-affine stride, 0 if none (or NULL) */
 };
+
+/* Whether source operand op is uniform (*stride 0: a uniform register, an
+ * immediate, a uniform special register) or lane-affine (*stride s: lane l
+ * holds base + s * l once %tid.x is lane-affine, ptx_lane_strides). */
+bool emu_dec_stride(const struct emu_decoder *dc, const struct ptx_operand *op, int32_t *stride);
 
 /* The fused setp + conditional-branch handler for a fast setp handler, or
  * NULL (emu_cmp.c; the control selector fuses). */

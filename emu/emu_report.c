@@ -22,14 +22,15 @@ static const char *wait_name(enum emu_wait_kind k)
 
 static uint32_t warp_pc(const struct emu_warp *w)
 {
-    return w->wait.kind == EMU_WAIT_BARRIER ? w->wait.pc : w->pc;
+    return emu_wait_kind(w) == EMU_WAIT_BARRIER ? w->wait.pc : w->pc;
 }
 
 /* Whether two unfinished warps stand at the same place in the same way. */
 static bool same_state(const struct emu_warp *a, const struct emu_warp *b)
 {
-    return warp_pc(a) == warp_pc(b) && a->active == b->active && a->wait.kind == b->wait.kind &&
-           (a->wait.kind != EMU_WAIT_BARRIER || a->wait.barrier == b->wait.barrier);
+    enum emu_wait_kind ka = emu_wait_kind(a);
+    return warp_pc(a) == warp_pc(b) && a->active == b->active && ka == emu_wait_kind(b) &&
+           (ka != EMU_WAIT_BARRIER || a->wait.barrier == b->wait.barrier);
 }
 
 /* The CUDA file of a location, without its folders (reports are short). */
@@ -61,8 +62,9 @@ size_t emu_cta_describe(const struct emu_cta *cta, char *buf, size_t size)
         if (j - i == 1) snprintf(who, sizeof who, "warp %u", i);
         else snprintf(who, sizeof who, "warps %u-%u", i, j - 1);
         if (loc && loc->cu_line) snprintf(cu, sizeof cu, " (%s:%u)", cu_file(p, loc), loc->cu_line);
-        if (w->wait.kind == EMU_WAIT_BARRIER) snprintf(wait, sizeof wait, "%s %u", wait_name(w->wait.kind), w->wait.barrier);
-        else snprintf(wait, sizeof wait, "%s", wait_name(w->wait.kind));
+        enum emu_wait_kind kind = emu_wait_kind(w);
+        if (kind == EMU_WAIT_BARRIER) snprintf(wait, sizeof wait, "%s %u", wait_name(kind), w->wait.barrier);
+        else snprintf(wait, sizeof wait, "%s", wait_name(kind));
         char line[256];
         int n = snprintf(line, sizeof line, "\n    %s: line %u%s, pc %u, active 0x%08x, %s", who,
                          loc ? loc->ptx_line : 0, cu, pc, w->active, wait);

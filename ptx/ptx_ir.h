@@ -340,6 +340,10 @@ bool ptx_analyze(struct ptx_module *m, struct ptx_diags *diags);
  * over fn->regs (true = uniform) for the caller to free; NULL for a .func (its
  * callers' lanes vary) or when memory runs out. Needs ptx_analyze's CFG. */
 bool *ptx_uniform_regs(const struct ptx_func *fn);
+/* Lane-affine registers (ptx_uniform.c): per register of an entry function,
+ * the stride s when lane l of a warp holds base + s * l (mod 2^32) wherever it
+ * is read, provided %tid.x does; 0 when not. Freed by the caller; NULL as above. */
+int32_t *ptx_lane_strides(const struct ptx_func *fn);
 /* Whether a special register has one value across a warp (%ntid, %ctaid ...). */
 bool ptx_sreg_uniform(enum ptx_sreg s);
 

@@ -154,20 +154,28 @@ static const struct ptx_operand *branch_condition(const struct ptx_func *fn, con
     return NULL;
 }
 
-bool *ptx_uniform_regs(const struct ptx_func *fn)
+/* Marks every register of operand op as not lane-affine. */
+static void mark_operand_none(const struct ptx_operand *op, int32_t *st)
 {
-    if (!fn->is_entry || fn->is_decl || !fn->blocks || !fn->block_of || !fn->nblocks) return NULL;
-    bool *div = calloc(fn->nregs + 1, sizeof *div);
-    bool *in_region = calloc(fn->nblocks, sizeof *in_region);
+    if (op->kind == PTX_OPND_REG) st[op->reg] = 0;
+    if (op->kind == PTX_OPND_VEC || op->kind == PTX_OPND_LIST)
+        for (uint32_t e = 0; e < op->nelems; e++) mark_operand_none(&op->elems[e], st);
+}
+
+/* The divergence analysis: div[r] (true = divergent) over the registers and
+ * in_region[b] (true = inside a divergent branch's region) over the blocks,
+ * both zeroed by the caller. False when memory runs out. */
+static bool divergence(const struct ptx_func *fn, bool *div, bool *in_region)
+{
     bool *split = calloc(fn->nblocks, sizeof *split);
     /* A block is pushed at most once per region walk, but may be pushed by
      * every predecessor before it is visited: bound by the edge count. */
     size_t nedges = 0;
     for (uint32_t b = 0; b < fn->nblocks; b++) nedges += fn->blocks[b].nsucc;
     uint32_t *stack = malloc((nedges + fn->nblocks + 1) * sizeof *stack);
-    if (!div || !in_region || !split || !stack) {
-        free(div); free(in_region); free(split); free(stack);
-        return NULL;
+    if (!split || !stack) {
+        free(split); free(stack);
+        return false;
     }
     for (bool changed = true; changed;) {
         changed = false;
@@ -194,8 +202,174 @@ bool *ptx_uniform_regs(const struct ptx_func *fn)
                 changed |= mark_operand(&pi->ops[1], div);
         }
     }
-    free(in_region); free(split); free(stack);
+    free(split); free(stack);
+    return true;
+}
+
+static bool analysable(const struct ptx_func *fn)
+{
+    return fn->is_entry && !fn->is_decl && fn->blocks && fn->block_of && fn->nblocks;
+}
+
+bool *ptx_uniform_regs(const struct ptx_func *fn)
+{
+    if (!analysable(fn)) return NULL;
+    bool *div = calloc(fn->nregs + 1, sizeof *div);
+    bool *in_region = calloc(fn->nblocks, sizeof *in_region);
+    if (!div || !in_region || !divergence(fn, div, in_region)) {
+        free(div); free(in_region);
+        return NULL;
+    }
+    free(in_region);
     for (uint32_t r = 0; r < fn->nregs; r++) div[r] = !div[r];   /* now: uniform */
     return div;
 }
 
+/* ---- Lane-affine registers ------------------------------------------------------
+ * A divergent 32-bit register is lane-affine with stride s when, wherever it is
+ * read, lane l of a warp holds base + s * l (mod 2^32) for one base, given that
+ * %tid.x does (stride 1: a block whose x extent is a multiple of 32, or a
+ * one-dimensional block; the warp checks that at run time, emu_warp.tid_affine).
+ * i = blockIdx.x * blockDim.x + threadIdx.x is one, and so are the byte
+ * offsets it scales to. The lattice per register: not yet known (TOP), one
+ * stride, or none (BOTTOM); every write must give the same stride from
+ * uniform and affine operands, with every live lane active (no divergent
+ * region, no divergent guard: as for uniform registers). Registers only ever
+ * written from themselves stay TOP and end as none. */
+#define AFF_TOP INT32_MIN
+#define AFF_NONE 0
+#define AFF_MAX (1 << 20)
+
+/* Stride of a source operand: 0 for uniform values, AFF_TOP, a stride, or -1
+ * through *ok = false for anything else. */
+static int32_t src_stride(const struct ptx_func *fn, const struct ptx_operand *op, const bool *div,
+                          const int32_t *st, bool *ok)
+{
+    switch (op->kind) {
+    case PTX_OPND_REG:
+        if (op->vec_comp || op->neg || op->arith_neg || op->sel) break;
+        if (!div[op->reg]) return 0;
+        if (st[op->reg] == AFF_TOP) return AFF_TOP;
+        if (st[op->reg] != AFF_NONE) return st[op->reg];
+        break;
+    case PTX_OPND_SREG:
+        if (ptx_sreg_uniform(op->sreg)) return 0;
+        if (op->sreg == PTX_SREG_TID_X || op->sreg == PTX_SREG_LANEID) return 1;
+        break;
+    case PTX_OPND_IMM_INT:
+        return 0;
+    default:
+        break;
+    }
+    *ok = false;
+    return AFF_NONE;
+}
+
+static bool int32_type(enum ptx_type t)
+{
+    return t == PTX_T_U32 || t == PTX_T_S32 || t == PTX_T_B32;
+}
+
+static bool has_mod(const struct ptx_instr *pi, enum ptx_mod m)
+{
+    for (unsigned k = 0; k < pi->nmods; k++)
+        if (pi->mods[k] == m) return true;
+    return false;
+}
+
+/* The stride an instruction writes to its destination (AFF_TOP while a source
+ * is unknown, AFF_NONE when it is not affine). */
+static int32_t def_stride(const struct ptx_func *fn, const struct ptx_instr *pi, const bool *div, const int32_t *st)
+{
+    if (pi->ntypes != 1 || !int32_type(pi->types[0]) || (pi->flags & (PTX_IF_SAT | PTX_IF_CC)) || pi->nops < 2)
+        return AFF_NONE;
+    bool ok = true;
+    int32_t s[3] = { 0, 0, 0 };
+    bool imm[3] = { false, false, false };
+    for (unsigned k = 1; k < pi->nops && k <= 3; k++) {
+        s[k - 1] = src_stride(fn, &pi->ops[k], div, st, &ok);
+        imm[k - 1] = pi->ops[k].kind == PTX_OPND_IMM_INT;
+    }
+    if (!ok) return AFF_NONE;
+    for (unsigned k = 0; k + 1 < pi->nops && k < 3; k++)
+        if (s[k] == AFF_TOP) return AFF_TOP;
+    int64_t r;
+    switch (pi->op) {
+    case PTX_OP_MOV:
+        if (pi->nops != 2) return AFF_NONE;
+        r = s[0];
+        break;
+    case PTX_OP_ADD:
+        if (pi->nops != 3 || pi->nmods) return AFF_NONE;
+        r = (int64_t)s[0] + s[1];
+        break;
+    case PTX_OP_SUB:
+        if (pi->nops != 3 || pi->nmods) return AFF_NONE;
+        r = (int64_t)s[0] - s[1];
+        break;
+    case PTX_OP_MUL: case PTX_OP_MAD: {
+        /* the low half: a uniform product plus an affine addend, or an affine
+         * factor times an immediate */
+        bool mad = pi->op == PTX_OP_MAD;
+        if (pi->nops != (mad ? 4u : 3u) || pi->nmods != 1 || !has_mod(pi, PTX_MOD_LO)) return AFF_NONE;
+        int64_t add = mad ? s[2] : 0;
+        if (s[0] == 0 && s[1] == 0) r = add;
+        else if (s[0] && imm[1]) r = (int64_t)s[0] * (int32_t)pi->ops[2].ival + add;
+        else if (s[1] && imm[0]) r = (int64_t)s[1] * (int32_t)pi->ops[1].ival + add;
+        else return AFF_NONE;
+        break;
+    }
+    case PTX_OP_SHL:
+        if (pi->nops != 3 || !imm[1] || pi->ops[2].ival < 0 || pi->ops[2].ival > 20) return AFF_NONE;
+        r = (int64_t)s[0] * ((int64_t)1 << pi->ops[2].ival);
+        break;
+    default:
+        return AFF_NONE;
+    }
+    return r == 0 || r > AFF_MAX || r < -AFF_MAX ? AFF_NONE : (int32_t)r;
+}
+
+int32_t *ptx_lane_strides(const struct ptx_func *fn)
+{
+    if (!analysable(fn)) return NULL;
+    bool *div = calloc(fn->nregs + 1, sizeof *div);
+    bool *in_region = calloc(fn->nblocks, sizeof *in_region);
+    int32_t *st = malloc((fn->nregs + 1) * sizeof *st);
+    if (!div || !in_region || !st || !divergence(fn, div, in_region)) {
+        free(div); free(in_region); free(st);
+        return NULL;
+    }
+    for (uint32_t r = 0; r <= fn->nregs; r++)
+        st[r] = r < fn->nregs && div[r] && fn->regs[r].vec == 1 && int32_type(fn->regs[r].type) ? AFF_TOP : AFF_NONE;
+    /* Every register written by something other than an ALU instruction of
+     * one destination (a load, a call, a vector or a p|q destination) is none. */
+    for (uint32_t i = 0; i < fn->ninstrs; i++) {
+        const struct ptx_instr *pi = &fn->instrs[i];
+        bool writes = pi->op == PTX_OP_CALL || (ptx_opcode_flags(pi->op) & PTX_OPF_WRITES);
+        if (!writes || pi->nops == 0) continue;
+        const struct ptx_operand *d = &pi->ops[0];
+        bool bad = in_region[fn->block_of[i]] || (pi->guard_reg >= 0 && div[pi->guard_reg]) ||
+                   d->kind != PTX_OPND_REG || d->vec_comp;
+        if (bad) mark_operand_none(d, st);
+        if (pi->nops > 1 && pi->ops[1].kind == PTX_OPND_REG && fn->regs[pi->ops[1].reg].type == PTX_T_PRED)
+            mark_operand_none(&pi->ops[1], st);
+    }
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (uint32_t i = 0; i < fn->ninstrs; i++) {
+            const struct ptx_instr *pi = &fn->instrs[i];
+            bool writes = pi->op == PTX_OP_CALL || (ptx_opcode_flags(pi->op) & PTX_OPF_WRITES);
+            if (!writes || pi->nops == 0 || pi->ops[0].kind != PTX_OPND_REG) continue;
+            int32_t r = pi->ops[0].reg, cur = st[r];
+            if (cur == AFF_NONE) continue;
+            int32_t s = def_stride(fn, pi, div, st);
+            if (s == AFF_TOP) continue;
+            int32_t nv = cur == AFF_TOP ? s : cur == s ? cur : AFF_NONE;
+            if (nv != cur) { st[r] = nv; changed = true; }
+        }
+    }
+    for (uint32_t r = 0; r < fn->nregs; r++)
+        if (st[r] == AFF_TOP) st[r] = AFF_NONE;
+    free(div); free(in_region);
+    return st;
+}

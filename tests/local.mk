@@ -56,7 +56,7 @@ TESTS += tests/faults/run.sh
 EXTRA_DIST += tests/faults
 # The kernel corpus and the examples against H100 recordings; all committed PTX checks clean
 TESTS += tests/run-corpus.sh
-EXTRA_DIST += tests/run-corpus.sh tests/corpus examples tests/edge/codegen tests/edge/uniform
+EXTRA_DIST += tests/run-corpus.sh tests/corpus examples tests/edge/codegen tests/edge/uniform tests/edge/affine
 TESTS += tests/faults/cuda/run.sh
 CLEANFILES += tests/faults/cuda/bin/*
 # SIMT reconvergence: paths meeting at shared blocks run warp-synchronous instructions together
