@@ -88,7 +88,8 @@ struct emu_inst {
     uint8_t sub2;
     uint8_t nv;              /* vector length for ld/st/mov vectors */
     uint8_t space;           /* memory ops: enum ptx_space of the access (NONE = generic) */
-    uint8_t addr32;          /* memory ops: the address row a is an r32 row (else r64) */
+    uint8_t addr32;          /* memory ops: the address row a is an r32 row (else r64); EMU_ADDR32_RUN4
+                              * when lane l's address is lane 0's + 4 l once %tid.x is lane-affine */
     uint8_t flow;            /* the handler may change pc, the active mask or the SIMT stack (control family) */
     uint8_t run;             /* length of the chained run from here (see above), 0 outside runs */
     uint8_t at_reconv;       /* this pc is the reconvergence point of some branch (mark_runs) */
@@ -106,6 +107,8 @@ struct emu_inst {
     uint8_t aux_owned;       /* aux is freed with the program */
     uint32_t src;            /* index into program->locs */
 };
+
+#define EMU_ADDR32_RUN4 2
 
 /* in->reconv values: set by a selector to ask the decoder for the CFG's
  * immediate post-dominator; NONE when the branch reconverges only at exit. */

@@ -378,8 +378,7 @@ static inline __attribute__((always_inline)) int bar_hand_over(struct emu_warp *
     emu_count_lanes(w, emu_popc(w->active));
     __asm__ volatile("" ::: "memory");           /* two 8-byte stores, not one 16-byte store (forwarding) */
     w->n_barrier++;
-    nw->wait.kind = EMU_WAIT_NONE;
-    emu_mask active = nw->active;
+    emu_mask active = nw->active;                 /* (nw's wait record: emu_wait_kind) */
     cta->cur = nw->id;
     cta->handed = true;
     __asm__ volatile("" ::: "memory");           /* (gcc would merge the two stores through vector shuffles) */
@@ -424,18 +423,16 @@ static EMU_CHAINED_FLOW int h_bar_sync_imm(struct emu_warp *w, const struct emu_
     struct emu_cta *cta = w->cta;
     struct emu_barrier *b = &cta->bars[id];
     w->pc = src + 1;                              /* (a chain does not keep w->pc) */
-    if (b->arrived && b->expected_count) return h_bar(w, in, m);
+    if (b->expected_count) return h_bar(w, in, m);   /* (set only while a counted episode is open) */
     uint32_t arrived = b->arrived + emu_popc(w->valid & ~w->exited);
     b->arrived = arrived;
     b->waiting |= bit;
     cta->bars_pending |= 1u << id;
     uint32_t runnable = cta->runnable & ~bit;
     cta->runnable = runnable;
-    w->wait.kind = EMU_WAIT_BARRIER;              /* (count and the bar.red fields unused: red_op 0) */
+    w->wait.kind = EMU_WAIT_BARRIER;              /* (red_op is 0 but between a bar.red and its release) */
     w->wait.barrier = id;
-    w->wait.count = 0;
     w->wait.pc = src;
-    w->wait.red_op = 0;
     /* Others still to come: a later warp of the pass that can run goes on
      * (bar_hand_over); the last one releases the barrier (bar_last). */
     if (cta->live_stale) return EMU_STOP_BARRIER;

@@ -404,6 +404,8 @@ bool emu_dec_address(struct emu_decoder *dc, const struct ptx_operand *op, enum 
     if (op->kind != PTX_OPND_ADDR) { dec_error(dc, "expected an address operand [...]"); return false; }
     if (op->reg >= 0) {
         out->addr32 = !reg_is64(dc, op->reg);
+        if (out->addr32 && dc->uniform && dc->strides && !dc->uniform[op->reg] && dc->strides[op->reg] == 4)
+            out->addr32 = EMU_ADDR32_RUN4;   /* (ptx_lane_strides) */
         out->a = dc->reg_row[op->reg];
         out->imm = op->ival;
         if (op->sym) { dec_error(dc, "address with both a register and a symbol"); return false; }

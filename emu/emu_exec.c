@@ -248,6 +248,7 @@ static __attribute__((noinline)) void barrier_release(struct emu_cta *cta, uint3
                 for (unsigned l = 0; l < EMU_WARP_SIZE; l++)
                     if (EMU_ON(w->wait.red_mask, l)) w->r32[w->wait.red_dst][l] = v;
             }
+            w->wait.red_op = 0;                  /* (bar.sync's arrivals leave it as it is) */
         }
         w->wait.kind = EMU_WAIT_NONE;
     }
@@ -631,8 +632,7 @@ void emu_cta_begin(struct emu_cta *cta, const uint32_t ctaid[3], uint32_t smid)
     cta->fault = NULL;
     cta->nexited_warps = 0;
     cta->live_stale = true;
-    /* A barrier's release clears it (a stale expected_count is never read
-     * while nothing has arrived): only a CTA that stopped with a barrier
+    /* A barrier's release clears it: only a CTA that stopped with a barrier
      * pending (a fault) leaves state behind. */
     if (cta->bars_pending) memset(cta->bars, 0, sizeof cta->bars);
     cta->bars_pending = 0;

@@ -627,7 +627,8 @@ EMU_INLINE uint8_t *block_ptr(struct emu_warp *w, const struct emu_inst *in, uns
 
 /* A 4-byte shared-memory access through a 32-bit address whose lanes in m
  * read or write one contiguous run (lane l at run + 4 l): __syncthreads-style
- * code's s[tid], with every lane or a tail of them. The whole 32-lane run must
+ * code's s[tid], with every lane or a tail of them (checked lane by lane, or
+ * known from the decoder, EMU_ADDR32_RUN4). The whole 32-lane run must
  * lie in the CTA's shared memory, aligned, with no deeper check on; then the
  * host pointer of lane 0's slot, else NULL (the general path decides). */
 EMU_INLINE uint8_t *shared_run4(struct emu_warp *w, const struct emu_inst *in, emu_mask m, bool full)
@@ -639,8 +640,13 @@ EMU_INLINE uint8_t *shared_run4(struct emu_warp *w, const struct emu_inst *in, e
     uint32_t imm = (uint32_t)in->imm;
     unsigned f = full ? 0 : (unsigned)__builtin_ctz(m);
     uint32_t a0 = r[f] + imm - 4u * f, bad = 0;
-    if (full) EMU_EACH(l) bad |= (r[l] + imm) ^ (a0 + 4u * l);
-    else EMU_EACH(l) bad |= ((r[l] + imm) ^ (a0 + 4u * l)) & emu_lane_k32(m, l);
+    if (in->addr32 == EMU_ADDR32_RUN4 && w->tid_affine) {
+        /* known to be one run (ptx_lane_strides): the bounds below suffice */
+    } else if (full) {
+        EMU_EACH(l) bad |= (r[l] + imm) ^ (a0 + 4u * l);
+    } else {
+        EMU_EACH(l) bad |= ((r[l] + imm) ^ (a0 + 4u * l)) & emu_lane_k32(m, l);
+    }
     if (bad || (a0 & 3u) || (uint64_t)a0 + 4u * EMU_WARP_SIZE > w->cta->shared_size) return NULL;
     return w->cta->shared + a0;
 }

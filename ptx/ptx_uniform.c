@@ -258,6 +258,9 @@ static int32_t src_stride(const struct ptx_func *fn, const struct ptx_operand *o
         break;
     case PTX_OPND_IMM_INT:
         return 0;
+    case PTX_OPND_SYM:   /* the address of a shared or global variable */
+        if (operand_uniform(fn, op, div)) return 0;
+        break;
     default:
         break;
     }

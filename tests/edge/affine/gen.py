@@ -225,6 +225,58 @@ DONE:
     st.global.u32 [%rd3], %r15;
     ret;
 }
+
+// Shared-memory rows addressed through lane-affine registers (lane l at the
+// first lane's address + 4 l: one run, decided at decode): stores by all lanes
+// and by every other lane (a divergent branch), loads with an immediate
+// offset and with a uniform one added. out[g] = s[t + 2] + 1000 s[t + off] +
+// 1000000 s[t] at the end, s[t] = 7 t + 1 first (0 past the block), + 100
+// for even t.
+.visible .entry shared_run(.param .u64 out, .param .u32 off)
+{
+    .reg .pred %p<3>;
+    .reg .b32 %r<40>;
+    .reg .b64 %rd<6>;
+    .shared .align 4 .b8 s[1024];
+    ld.param.u64 %rd1, [out];
+    cvta.to.global.u64 %rd1, %rd1;
+    ld.param.u32 %r30, [off];
+PROLOGUE
+    mov.u32 %r10, s;
+    mov.u32 %r24, %r1;
+ZERO:
+    shl.b32 %r25, %r24, 2;
+    add.s32 %r25, %r10, %r25;
+    st.shared.u32 [%r25], 0;
+    add.s32 %r24, %r24, %r4;
+    setp.lt.u32 %p2, %r24, 256;
+    @%p2 bra ZERO;
+    bar.sync 0;
+    shl.b32 %r11, %r1, 2;
+    add.s32 %r12, %r10, %r11;
+    mad.lo.s32 %r13, %r1, 7, 1;
+    st.shared.u32 [%r12], %r13;
+    bar.sync 0;
+    ld.shared.u32 %r14, [%r12+8];
+    shl.b32 %r15, %r30, 2;
+    add.s32 %r16, %r12, %r15;
+    ld.shared.u32 %r17, [%r16];
+    bar.sync 0;
+    and.b32 %r18, %r1, 1;
+    setp.eq.s32 %p1, %r18, 1;
+    @%p1 bra SKIP;
+    add.s32 %r19, %r13, 100;
+    st.shared.u32 [%r12], %r19;
+SKIP:
+    bar.sync 0;
+    ld.shared.u32 %r20, [%r12];
+    mad.lo.s32 %r23, %r17, 1000, %r14;
+    mad.lo.s32 %r23, %r20, 1000000, %r23;
+    mul.wide.u32 %rd2, %r21, 4;
+    add.s64 %rd3, %rd1, %rd2;
+    st.global.u32 [%rd3], %r23;
+    ret;
+}
 """.replace("PROLOGUE\n", PROLOGUE)
 
 # name, kernel, grid, block, out words, scalar args
@@ -275,6 +327,10 @@ def main():
         n = int(grid) * threads(block)
         runs.append(f"not_affine_{tag}: affine.ptx --kernel not_affine --grid {grid} --block {block} "
                     f"out:u32:{n}>OUT/not_affine_{tag}.bin u32:{b}")
+    for tag, block, off in (("64", "64", "5"), ("48", "48", "40"), ("96", "96", "100")):
+        n = 2 * threads(block)
+        runs.append(f"shared_run_{tag}: affine.ptx --kernel shared_run --grid 2 --block {block} "
+                    f"out:u32:{n}>OUT/shared_run_{tag}.bin u32:{off}")
     runs.append("grid_stride: affine.ptx --kernel grid_stride --grid 3 --block 64 out:u32:1000>OUT/grid_stride.bin u32:997")
     runs.append("bar_counts: affine.ptx --kernel bar_counts --grid 2 --block 128 out:u32:256>OUT/bar_counts.bin")
     runs.append("bar_rounds: affine.ptx --kernel bar_rounds --grid 6 --block 96 out:u32:576>OUT/bar_rounds.bin u32:40001")
