@@ -72,6 +72,9 @@ __attribute__((visibility("hidden"))) int emu_chain_on(struct emu_warp *w, const
 #define EMU_RUN_MAX 64u
 /* Warp instructions a warp runs before the next warp's turn. */
 #define EMU_SLICE 4096u
+/* Passes of a CTA's warps that barrier releases chain through between two
+ * visits of the dispatch loop (emu_ctrl.c's bar_last). */
+#define EMU_BAR_PASSES 8u
 
 /* One decoded instruction. Operand fields name rows in the register file the
  * handler implies: r32 rows for types up to 32 bits (8/16-bit values are kept
@@ -246,8 +249,8 @@ struct emu_cta {
     uint32_t cur;                        /* the warp running now (emu_exec.c's warp_run) */
     emu_mask cur_active;                 /* its active mask when its chain began */
     bool handed;                         /* a barrier handed over to cur (warp_run clears it) */
-    uint64_t inst_stop;                  /* warp instructions of the CTA's warps at which warp_run's
-                                            budget ends: no barrier starts another pass past it */
+    uint32_t passes_left;                /* passes a barrier's release may still start before
+                                            warp_run takes over again (EMU_BAR_PASSES) */
     uint32_t smid;
     struct emu_fault *fault;             /* non-NULL once a fault stopped the CTA */
     struct emu_fault fault_store;

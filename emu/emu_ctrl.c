@@ -391,9 +391,11 @@ static inline __attribute__((always_inline)) int bar_hand_over(struct emu_warp *
 
 /* The last arrival at barrier b of a bar.sync without a thread count: the
  * release done here rather than by the dispatch loop (no bar.red result to
- * deliver, no racecheck), then the next warp of the pass runs, or the first of
- * the next pass while the dispatch loop's budget lasts (cta->inst_stop), as
- * emu_exec.c's loop would have it. Else the loop, which finds b released. */
+ * deliver, no racecheck), then the next warp of the pass runs, as emu_exec.c's
+ * loop would have it, or the first of the next pass for a few passes
+ * (cta->passes_left): the loop then checks the CTA's budget, and the chain,
+ * a tail call from handler to handler, unwinds where a build makes calls of
+ * them (sanitizers). Else the loop, which finds b released. */
 static __attribute__((noinline)) EMU_CHAINED_FLOW int bar_last(struct emu_warp *w, const struct emu_inst *in,
                                                                struct emu_barrier *b, uint32_t id)
 {
@@ -404,11 +406,10 @@ static __attribute__((noinline)) EMU_CHAINED_FLOW int bar_last(struct emu_warp *
     b->waiting = 0;
     b->arrived = 0;
     cta->bars_pending &= ~(1u << id);
-    uint64_t spent = 0;
-    for (uint32_t k = 0; k < cta->nwarps; k++) spent += cta->warps[k].n_inst;
     uint32_t wid = w->id, later = wid + 1 < 32 ? runnable & (~0u << (wid + 1)) : 0;
     if (!later) {
-        if (spent >= cta->inst_stop) return EMU_STOP_BARRIER;
+        if (!cta->passes_left) return EMU_STOP_BARRIER;
+        cta->passes_left--;
         later = runnable;
     }
     return bar_hand_over(w, in, cta, &cta->warps[__builtin_ctz(later)]);

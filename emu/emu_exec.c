@@ -355,9 +355,9 @@ static __attribute__((noinline)) int warp_run(struct emu_cta *cta, uint32_t *pi,
     uint32_t pc, reconv, lanes;
     emu_mask active;
     int rc;
-    cta->inst_stop = inst0 + cta_budget < inst0 ? UINT64_MAX : inst0 + cta_budget;
 load:
     cta->cur = i;
+    cta->passes_left = EMU_BAR_PASSES;
     budget = slice;
     pc = w->pc;
     reconv = w->stack[w->sp - 1].reconv;
