@@ -18,6 +18,15 @@ HEAD = """// affine.ptx -- written by gen.py: comparisons of lane-affine values 
 .address_size 64
 """
 
+# Every kernel's registers, and its out pointer made global.
+REGS = """    .reg .pred %p<8>;
+    .reg .b32 %r<40>;
+    .reg .b64 %rd<6>;
+"""
+OUTPTR = """    ld.param.u64 %rd1, [out];
+    cvta.to.global.u64 %rd1, %rd1;
+"""
+
 # The linear thread index within the CTA and the global one (any block shape):
 # %r1 = tid.x, %r20 = linear, %r21 = global linear.
 PROLOGUE = """    mov.u32 %r1, %tid.x;
@@ -73,11 +82,8 @@ OTHERS = r"""
 // with two different strides. Compared with a uniform bound.
 .visible .entry not_affine(.param .u64 out, .param .u32 b)
 {
-    .reg .pred %p<8>;
-    .reg .b32 %r<40>;
-    .reg .b64 %rd<6>;
-    ld.param.u64 %rd1, [out];
-    cvta.to.global.u64 %rd1, %rd1;
+REGS
+OUTPTR
     ld.param.u32 %r11, [b];
 PROLOGUE
     and.b32 %r12, %r1, 3;
@@ -117,11 +123,8 @@ END:
 // thread count (a loop-carried lane-affine register), out[i] = 3 i + 1 for i < n.
 .visible .entry grid_stride(.param .u64 out, .param .u32 n)
 {
-    .reg .pred %p<3>;
-    .reg .b32 %r<40>;
-    .reg .b64 %rd<6>;
-    ld.param.u64 %rd1, [out];
-    cvta.to.global.u64 %rd1, %rd1;
+REGS
+OUTPTR
     ld.param.u32 %r11, [n];
     mov.u32 %r1, %tid.x;
     mov.u32 %r4, %ntid.x;
@@ -149,12 +152,9 @@ DONE:
 // before it. out[g] = s[(t + 64) % 128] * 1000 + t.
 .visible .entry bar_counts(.param .u64 out)
 {
-    .reg .pred %p<3>;
-    .reg .b32 %r<40>;
-    .reg .b64 %rd<6>;
+REGS
     .shared .align 4 .b8 s[512];
-    ld.param.u64 %rd1, [out];
-    cvta.to.global.u64 %rd1, %rd1;
+OUTPTR
 PROLOGUE
     mov.u32 %r10, s;
     shl.b32 %r11, %r20, 2;
@@ -187,12 +187,9 @@ MEET:
 // out[g] = s[t] at the end = ((t + n) % T) + n for a block of T threads.
 .visible .entry bar_rounds(.param .u64 out, .param .u32 n)
 {
-    .reg .pred %p<3>;
-    .reg .b32 %r<40>;
-    .reg .b64 %rd<6>;
+REGS
     .shared .align 4 .b8 s[4096];
-    ld.param.u64 %rd1, [out];
-    cvta.to.global.u64 %rd1, %rd1;
+OUTPTR
     ld.param.u32 %r30, [n];
 PROLOGUE
     mul.lo.u32 %r22, %r4, %r5;
@@ -234,12 +231,9 @@ DONE:
 // for even t.
 .visible .entry shared_run(.param .u64 out, .param .u32 off)
 {
-    .reg .pred %p<3>;
-    .reg .b32 %r<40>;
-    .reg .b64 %rd<6>;
+REGS
     .shared .align 4 .b8 s[1024];
-    ld.param.u64 %rd1, [out];
-    cvta.to.global.u64 %rd1, %rd1;
+OUTPTR
     ld.param.u32 %r30, [off];
 PROLOGUE
     mov.u32 %r10, s;
@@ -277,7 +271,7 @@ SKIP:
     st.global.u32 [%rd3], %r23;
     ret;
 }
-""".replace("PROLOGUE\n", PROLOGUE)
+""".replace("PROLOGUE\n", PROLOGUE).replace("REGS\n", REGS).replace("OUTPTR\n", OUTPTR)
 
 # name, kernel, grid, block, out words, scalar args
 CMP_RUNS = [
