@@ -291,7 +291,8 @@ static const struct fast_pair ufast_setp[4][EMU_CMP_GE + 1] = {
  * the comparison. Lane l's result is that of l against b - base, so one
  * subtraction gives the whole mask. Only when the warp's %tid.x is lane-affine
  * (emu_warp.tid_affine) and no lane's value wraps in the comparison's type;
- * else the vector handler. */
+ * else the vector handler. Both values are read in the first active lane
+ * (lane 0 may have exited, leaving later uniform values unwritten there). */
 static inline emu_mask lanes_below(int64_t d)
 {
     return d <= 0 ? 0 : d >= EMU_WARP_SIZE ? EMU_FULL_MASK : (1u << d) - 1u;
@@ -315,7 +316,7 @@ static inline emu_mask lanes_below(int64_t d)
         unsigned f = (unsigned)__builtin_ctz(m | 0x80000000u); \
         int64_t base = AFF_##kind(w->r32[in->a][f] - f); \
         if (!w->tid_affine || base > AFF_MAX_##kind - (EMU_WARP_SIZE - 1)) return false; \
-        *t = MASK(AFF_##kind(w->r32[in->b][0]) - base); \
+        *t = MASK(AFF_##kind(w->r32[in->b][f]) - base); \
         return true; \
     } \
     static EMU_CHAINED int ha_setpf_##kind##_##cmpname(struct emu_warp *w, const struct emu_inst *in, emu_mask m) \

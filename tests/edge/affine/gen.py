@@ -119,6 +119,36 @@ END:
     ret;
 }
 
+// Lane 0 of every warp (and every fourth lane) exits, then a uniform bound is
+// computed and compared with the global index: the bound's row is never
+// written in the exited lanes. out[g] = 1 + (g < b + 7) + 2 (b + 7 > g).
+.visible .entry exit_then_cmp(.param .u64 out, .param .u32 b)
+{
+REGS
+OUTPTR
+    ld.param.u32 %r11, [b];
+    mov.u32 %r1, %tid.x;
+    mov.u32 %r4, %ntid.x;
+    mov.u32 %r9, %ctaid.x;
+    mad.lo.s32 %r12, %r9, %r4, %r1;
+    mul.wide.u32 %rd2, %r12, 4;
+    add.s64 %rd3, %rd1, %rd2;
+    and.b32 %r13, %r1, 3;
+    setp.eq.s32 %p1, %r13, 0;
+    @%p1 exit;
+    add.s32 %r14, %r11, 7;
+    mov.u32 %r30, 1;
+    setp.lt.s32 %p2, %r12, %r14;
+    selp.u32 %r15, 1, 0, %p2;
+    add.s32 %r30, %r30, %r15;
+    setp.gt.u32 %p3, %r14, %r12;
+    @!%p3 bra END;
+    add.s32 %r30, %r30, 2;
+END:
+    st.global.u32 [%rd3], %r30;
+    ret;
+}
+
 // A grid-stride loop: i starts at the global index and steps by the grid's
 // thread count (a loop-carried lane-affine register), out[i] = 3 i + 1 for i < n.
 .visible .entry grid_stride(.param .u64 out, .param .u32 n)
@@ -325,6 +355,7 @@ def main():
         n = 2 * threads(block)
         runs.append(f"shared_run_{tag}: affine.ptx --kernel shared_run --grid 2 --block {block} "
                     f"out:u32:{n}>OUT/shared_run_{tag}.bin u32:{off}")
+    runs.append("exit_then_cmp: affine.ptx --kernel exit_then_cmp --grid 3 --block 64 out:u32:192>OUT/exit_then_cmp.bin u32:70")
     runs.append("grid_stride: affine.ptx --kernel grid_stride --grid 3 --block 64 out:u32:1000>OUT/grid_stride.bin u32:997")
     runs.append("bar_counts: affine.ptx --kernel bar_counts --grid 2 --block 128 out:u32:256>OUT/bar_counts.bin")
     runs.append("bar_rounds: affine.ptx --kernel bar_rounds --grid 6 --block 96 out:u32:576>OUT/bar_rounds.bin u32:40001")
