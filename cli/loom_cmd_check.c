@@ -101,7 +101,8 @@ static void loom_mark_used(const struct ptx_operand *op, bool *used)
 
 static void loom_print_cfg(const struct ptx_func *f)
 {
-    bool *uni = ptx_uniform_regs(f);
+    bool *uni = NULL;
+    int32_t *stride = ptx_lane_strides(f, &uni);
     printf("  basic blocks: %u\n", f->nblocks);
     for (uint32_t b = 0; b < f->nblocks; b++) {
         const struct ptx_block *blk = &f->blocks[b];
@@ -145,17 +146,16 @@ static void loom_print_cfg(const struct ptx_func *f)
         for (uint32_t r = 0, k = 0; r < f->nregs; r++)
             if (used[r] && uni[r]) printf("%s%s", k++ % 12 ? " " : "\n    ", f->regs[r].name);
         printf("\n");
-        int32_t *stride = ptx_lane_strides(f);
         n = 0;
         for (uint32_t r = 0; stride && r < f->nregs; r++) n += used[r] && stride[r] != 0;
         printf("  lane-affine registers (lane l holds lane 0's value + stride * l when %%tid.x does): %u", n);
         for (uint32_t r = 0, k = 0; stride && r < f->nregs; r++)
             if (used[r] && stride[r]) printf("%s%s(%+d)", k++ % 8 ? " " : "\n    ", f->regs[r].name, stride[r]);
         printf("\n");
-        free(stride);
     }
     free(used);
     free(uni);
+    free(stride);
 }
 
 static void loom_print_func(const struct ptx_func *f)

@@ -397,6 +397,14 @@ bool emu_dec_frame_offset(struct emu_decoder *dc, const struct ptx_symbol *sym, 
     return true;
 }
 
+/* Whether register reg is uniform (*stride 0) or lane-affine (*stride s). */
+static bool dec_reg_stride(const struct emu_decoder *dc, int32_t reg, int32_t *stride)
+{
+    if (!dc->uniform || !dc->strides) return false;
+    *stride = dc->uniform[reg] ? 0 : dc->strides[reg];
+    return dc->uniform[reg] || *stride != 0;
+}
+
 bool emu_dec_address(struct emu_decoder *dc, const struct ptx_operand *op, enum ptx_space space,
                      struct emu_inst *out)
 {
@@ -404,8 +412,8 @@ bool emu_dec_address(struct emu_decoder *dc, const struct ptx_operand *op, enum 
     if (op->kind != PTX_OPND_ADDR) { dec_error(dc, "expected an address operand [...]"); return false; }
     if (op->reg >= 0) {
         out->addr32 = !reg_is64(dc, op->reg);
-        if (out->addr32 && dc->uniform && dc->strides && !dc->uniform[op->reg] && dc->strides[op->reg] == 4)
-            out->addr32 = EMU_ADDR32_RUN4;   /* (ptx_lane_strides) */
+        int32_t stride;
+        if (out->addr32 && dec_reg_stride(dc, op->reg, &stride) && stride == 4) out->addr32 = EMU_ADDR32_RUN4;
         out->a = dc->reg_row[op->reg];
         out->imm = op->ival;
         if (op->sym) { dec_error(dc, "address with both a register and a symbol"); return false; }
@@ -673,13 +681,10 @@ bool emu_dec_stride(const struct emu_decoder *dc, const struct ptx_operand *op, 
     if (!dc->uniform || !dc->strides) return false;
     switch (op->kind) {
     case PTX_OPND_REG:
-        if (op->vec_comp || op->neg || op->arith_neg || op->sel) return false;
-        *stride = dc->uniform[op->reg] ? 0 : dc->strides[op->reg];
-        return dc->uniform[op->reg] || *stride != 0;
+        return !op->vec_comp && !op->neg && !op->arith_neg && !op->sel && dec_reg_stride(dc, op->reg, stride);
     case PTX_OPND_SREG:
-        if (ptx_sreg_uniform(op->sreg)) { *stride = 0; return true; }
-        if (op->sreg == PTX_SREG_TID_X || op->sreg == PTX_SREG_LANEID) { *stride = 1; return true; }
-        return false;
+        *stride = ptx_sreg_uniform(op->sreg) ? 0 : ptx_sreg_lane_stride(op->sreg);
+        return ptx_sreg_uniform(op->sreg) || *stride != 0;
     case PTX_OPND_IMM_INT:
         *stride = 0;
         return true;
@@ -841,8 +846,8 @@ static void decode_func(struct emu_build *b, uint32_t fi, bool fold)
     bool *folded = calloc(fn->ninstrs + 1, sizeof *folded);
     if (!folded) { dc->failed = true; return; }
     if (fold) fold_constants(b, folded);
-    bool *uniform = b->uniform ? ptx_uniform_regs(fn) : NULL;
-    int32_t *strides = b->uniform ? ptx_lane_strides(fn) : NULL;
+    bool *uniform = NULL;
+    int32_t *strides = b->uniform ? ptx_lane_strides(fn, &uniform) : NULL;
     dc->uniform = uniform;
     dc->strides = strides;
     for (uint32_t i = 0; i < fn->ninstrs; i++) {

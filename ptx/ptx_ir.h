@@ -335,15 +335,17 @@ void ptx_module_free(struct ptx_module *m);
 bool ptx_check(struct ptx_module *m, struct ptx_diags *diags);
 bool ptx_analyze(struct ptx_module *m, struct ptx_diags *diags);
 
-/* Divergence analysis (ptx_uniform.c): which registers of an entry function
- * hold the same value in every lane of a warp wherever they are read. An array
- * over fn->regs (true = uniform) for the caller to free; NULL for a .func (its
- * callers' lanes vary) or when memory runs out. Needs ptx_analyze's CFG. */
-bool *ptx_uniform_regs(const struct ptx_func *fn);
-/* Lane-affine registers (ptx_uniform.c): per register of an entry function,
- * the stride s when lane l of a warp holds base + s * l (mod 2^32) wherever it
- * is read, provided %tid.x does; 0 when not. Freed by the caller; NULL as above. */
-int32_t *ptx_lane_strides(const struct ptx_func *fn);
+/* Divergence and lane-affine analysis (ptx_uniform.c) of an entry function,
+ * per register of fn->regs: *uniform (true = the register holds the same
+ * value in every lane of a warp wherever it is read) and the result, the
+ * stride s when lane l holds base + s * l (mod 2^32) wherever it is read,
+ * provided %tid.x does (0 when not). Both for the caller to free; both NULL
+ * for a .func (its callers' lanes vary) or when memory runs out. Needs
+ * ptx_analyze's CFG. */
+int32_t *ptx_lane_strides(const struct ptx_func *fn, bool **uniform);
+/* 1 for the special registers that count up across a warp (%laneid; %tid.x
+ * where the launch makes it so), else 0. */
+int32_t ptx_sreg_lane_stride(enum ptx_sreg s);
 /* Whether a special register has one value across a warp (%ntid, %ctaid ...). */
 bool ptx_sreg_uniform(enum ptx_sreg s);
 

@@ -47,6 +47,13 @@ bool ptx_sreg_uniform(enum ptx_sreg s)
     }
 }
 
+/* The lane stride of a special register that counts across a warp: %laneid
+ * always, %tid.x where the launch makes it (emu_warp.tid_affine); else 0. */
+int32_t ptx_sreg_lane_stride(enum ptx_sreg s)
+{
+    return s == PTX_SREG_TID_X || s == PTX_SREG_LANEID;
+}
+
 /* Opcodes whose results are a pure function of their operands (the same
  * operands give the same bits in every lane). Carry consumers (addc, subc,
  * madc) read the per-lane carry flag and are not. */
@@ -206,25 +213,6 @@ static bool divergence(const struct ptx_func *fn, bool *div, bool *in_region)
     return true;
 }
 
-static bool analysable(const struct ptx_func *fn)
-{
-    return fn->is_entry && !fn->is_decl && fn->blocks && fn->block_of && fn->nblocks;
-}
-
-bool *ptx_uniform_regs(const struct ptx_func *fn)
-{
-    if (!analysable(fn)) return NULL;
-    bool *div = calloc(fn->nregs + 1, sizeof *div);
-    bool *in_region = calloc(fn->nblocks, sizeof *in_region);
-    if (!div || !in_region || !divergence(fn, div, in_region)) {
-        free(div); free(in_region);
-        return NULL;
-    }
-    free(in_region);
-    for (uint32_t r = 0; r < fn->nregs; r++) div[r] = !div[r];   /* now: uniform */
-    return div;
-}
-
 /* ---- Lane-affine registers ------------------------------------------------------
  * A divergent 32-bit register is lane-affine with stride s when, wherever it is
  * read, lane l of a warp holds base + s * l (mod 2^32) for one base, given that
@@ -254,7 +242,7 @@ static int32_t src_stride(const struct ptx_func *fn, const struct ptx_operand *o
         break;
     case PTX_OPND_SREG:
         if (ptx_sreg_uniform(op->sreg)) return 0;
-        if (op->sreg == PTX_SREG_TID_X || op->sreg == PTX_SREG_LANEID) return 1;
+        if (ptx_sreg_lane_stride(op->sreg)) return ptx_sreg_lane_stride(op->sreg);
         break;
     case PTX_OPND_IMM_INT:
         return 0;
@@ -271,13 +259,6 @@ static int32_t src_stride(const struct ptx_func *fn, const struct ptx_operand *o
 static bool int32_type(enum ptx_type t)
 {
     return t == PTX_T_U32 || t == PTX_T_S32 || t == PTX_T_B32;
-}
-
-static bool has_mod(const struct ptx_instr *pi, enum ptx_mod m)
-{
-    for (unsigned k = 0; k < pi->nmods; k++)
-        if (pi->mods[k] == m) return true;
-    return false;
 }
 
 /* The stride an instruction writes to its destination (AFF_TOP while a source
@@ -314,7 +295,7 @@ static int32_t def_stride(const struct ptx_func *fn, const struct ptx_instr *pi,
         /* the low half: a uniform product plus an affine addend, or an affine
          * factor times an immediate */
         bool mad = pi->op == PTX_OP_MAD;
-        if (pi->nops != (mad ? 4u : 3u) || pi->nmods != 1 || !has_mod(pi, PTX_MOD_LO)) return AFF_NONE;
+        if (pi->nops != (mad ? 4u : 3u) || pi->nmods != 1 || pi->mods[0] != PTX_MOD_LO) return AFF_NONE;
         int64_t add = mad ? s[2] : 0;
         if (s[0] == 0 && s[1] == 0) r = add;
         else if (s[0] && imm[1]) r = (int64_t)s[0] * (int32_t)pi->ops[2].ival + add;
@@ -332,9 +313,10 @@ static int32_t def_stride(const struct ptx_func *fn, const struct ptx_instr *pi,
     return r == 0 || r > AFF_MAX || r < -AFF_MAX ? AFF_NONE : (int32_t)r;
 }
 
-int32_t *ptx_lane_strides(const struct ptx_func *fn)
+int32_t *ptx_lane_strides(const struct ptx_func *fn, bool **uniform)
 {
-    if (!analysable(fn)) return NULL;
+    *uniform = NULL;
+    if (!fn->is_entry || fn->is_decl || !fn->blocks || !fn->block_of || !fn->nblocks) return NULL;
     bool *div = calloc(fn->nregs + 1, sizeof *div);
     bool *in_region = calloc(fn->nblocks, sizeof *in_region);
     int32_t *st = malloc((fn->nregs + 1) * sizeof *st);
@@ -344,18 +326,17 @@ int32_t *ptx_lane_strides(const struct ptx_func *fn)
     }
     for (uint32_t r = 0; r <= fn->nregs; r++)
         st[r] = r < fn->nregs && div[r] && fn->regs[r].vec == 1 && int32_type(fn->regs[r].type) ? AFF_TOP : AFF_NONE;
-    /* Every register written by something other than an ALU instruction of
-     * one destination (a load, a call, a vector or a p|q destination) is none. */
+    /* A register written where not every live lane may be active (a divergent
+     * region or guard), or as part of a vector or list, is none; what other
+     * writes give is def_stride's. */
     for (uint32_t i = 0; i < fn->ninstrs; i++) {
         const struct ptx_instr *pi = &fn->instrs[i];
         bool writes = pi->op == PTX_OP_CALL || (ptx_opcode_flags(pi->op) & PTX_OPF_WRITES);
         if (!writes || pi->nops == 0) continue;
         const struct ptx_operand *d = &pi->ops[0];
-        bool bad = in_region[fn->block_of[i]] || (pi->guard_reg >= 0 && div[pi->guard_reg]) ||
-                   d->kind != PTX_OPND_REG || d->vec_comp;
-        if (bad) mark_operand_none(d, st);
-        if (pi->nops > 1 && pi->ops[1].kind == PTX_OPND_REG && fn->regs[pi->ops[1].reg].type == PTX_T_PRED)
-            mark_operand_none(&pi->ops[1], st);
+        if (in_region[fn->block_of[i]] || (pi->guard_reg >= 0 && div[pi->guard_reg]) || d->kind != PTX_OPND_REG ||
+            d->vec_comp)
+            mark_operand_none(d, st);
     }
     for (bool changed = true; changed;) {
         changed = false;
@@ -373,6 +354,8 @@ int32_t *ptx_lane_strides(const struct ptx_func *fn)
     }
     for (uint32_t r = 0; r < fn->nregs; r++)
         if (st[r] == AFF_TOP) st[r] = AFF_NONE;
-    free(div); free(in_region);
+    free(in_region);
+    for (uint32_t r = 0; r < fn->nregs; r++) div[r] = !div[r];   /* now: uniform */
+    *uniform = div;
     return st;
 }
