@@ -185,7 +185,7 @@ static cudaError_t sticky(void)
         sticky_generation++;
     pthread_mutex_unlock(&rt.lock);
     if (first)
-        fprintf(stderr, "loom: %s\n", loom_device_error(rt.dev));
+        fprintf(stderr, "loom: %s\n", loom_device_fault_report(rt.dev));
     return rt_error_from_status(s);
 }
 

@@ -52,7 +52,12 @@ const char *loom_status_name(enum loom_status s)
 const char *loom_version_string(void) { return PACKAGE_VERSION; }
 
 /* ---- Errors: the last message of the calling thread ------------------------------ */
+/* Every message is stamped from one counter: a thread's last API error and a kernel
+ * fault recorded on the device are told apart by which came later, so a fault is never
+ * reported with the text of an older, unrelated failure (a too-large malloc, say). */
+static _Atomic uint64_t error_clock;
 static _Thread_local char last_error[8192];
+static _Thread_local uint64_t last_error_stamp;
 
 static enum loom_status fail(enum loom_status s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static enum loom_status fail(enum loom_status s, const char *fmt, ...)
@@ -61,12 +66,14 @@ static enum loom_status fail(enum loom_status s, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(last_error, sizeof last_error, fmt, ap);
     va_end(ap);
+    last_error_stamp = atomic_fetch_add(&error_clock, 1) + 1;
     return s;
 }
 
 const char *loom_device_error(struct loom_device *dev)
 {
-    if (!last_error[0] && dev && dev->sticky != LOOM_OK) return dev->sticky_msg;
+    if (dev && dev->sticky != LOOM_OK && (!last_error[0] || dev->sticky_stamp > last_error_stamp))
+        return dev->sticky_msg;
     return last_error[0] ? last_error : "no error";
 }
 
@@ -383,6 +390,7 @@ static void diags_to_error(const struct ptx_diags *dg)
 {
     size_t used = 0;
     last_error[0] = 0;
+    last_error_stamp = atomic_fetch_add(&error_clock, 1) + 1;
     for (size_t i = 0; i < dg->n && used < sizeof last_error - 1; i++) {
         const struct ptx_diag *d = &dg->v[i];
         const char *sev = d->sev == PTX_SEV_ERROR ? "error" : d->sev == PTX_SEV_WARNING ? "warning" : "note";
@@ -801,6 +809,7 @@ static void grid_done(struct sched_grid *g)
          * message is complete before the status is published. */
         if (dev->sticky == LOOM_OK) {
             snprintf(dev->sticky_msg, sizeof dev->sticky_msg, "%s", g->fault.msg);
+            dev->sticky_stamp = atomic_fetch_add(&error_clock, 1) + 1;
             atomic_store_explicit(&dev->sticky, (enum loom_status)g->fault.status, memory_order_release);
         }
         pthread_mutex_unlock(&dev->lock);

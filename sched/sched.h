@@ -197,6 +197,7 @@ struct loom_device {
     struct loom_module *modules;
     _Atomic enum loom_status sticky;   /* set by a worker; sticky_msg is written before it */
     char sticky_msg[2048];
+    uint64_t sticky_stamp;             /* when it was set, on the clock of loom_device_error */
     uint32_t next_gridid;
     struct sched_stats_entry *stats;
     uint64_t stack_bytes, fifo_bytes, heap_bytes;
