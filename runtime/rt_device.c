@@ -265,16 +265,23 @@ cudaError_t cudaDeviceSynchronize(void)
 
 /* Waits for all work and frees every allocation and module; registrations stay,
  * so kernels load again on their next launch. */
+static cudaError_t reset(void)
+{
+    rt_memory_collect();
+    cudaError_t e = rt_error_from_status(loom_device_reset(rt.dev));
+    rt_memory_reset();
+    rt_registry_reset();
+    rt_state_reset_errors();
+    return e;
+}
+
+/* Other threads may be in the middle of calls that use what the reset frees: it waits
+ * for them (rt_reset_exclusive), and calls they start meanwhile wait for the reset. */
 cudaError_t cudaDeviceReset(void)
 {
     cudaError_t e = rt_init();
-    if (e == cudaSuccess) {
-        rt_memory_collect();
-        e = rt_error_from_status(loom_device_reset(rt.dev));
-        rt_memory_reset();
-        rt_registry_reset();
-        rt_state_reset_errors();
-    }
+    if (e == cudaSuccess)
+        e = rt_reset_exclusive(reset);
     return rt_return(e, "cudaDeviceReset()");
 }
 

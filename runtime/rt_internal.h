@@ -90,10 +90,18 @@ struct rt_state {
 
 extern struct rt_state rt;
 
-/* Creates the device on first use; returns cudaSuccess or the initialisation error. */
+/* Creates the device on first use; returns cudaSuccess or the initialisation error,
+ * or cudaErrorNotPermitted inside a host function (stream callback), where CUDA allows
+ * no runtime calls. On success the calling thread holds the device against
+ * cudaDeviceReset (a shared hold, taken once per thread) until rt_return or rt_leave:
+ * a reset waits for the calls in progress, and calls made during one wait for it. */
 cudaError_t rt_init(void);
 /* rt_init, then the sticky error of an earlier kernel fault (reported once on stderr). */
 cudaError_t rt_enter(void);
+/* Gives up the calling thread's hold on the device (rt_init), if it has one. */
+void rt_leave(void);
+/* Gives up the thread's hold, then runs reset with the device held exclusively. */
+cudaError_t rt_reset_exclusive(cudaError_t (*reset)(void));
 /* Maps a Loom status to the CUDA error the real runtime gives in that situation. */
 cudaError_t rt_error_from_status(enum loom_status s);
 /* Kernel faults are the statuses that leave the device unusable until reset. */
@@ -101,7 +109,8 @@ bool rt_is_fault(enum loom_status s);
 /* Turns a Loom status into a CUDA error; a kernel fault becomes sticky and is reported. */
 cudaError_t rt_check(enum loom_status s);
 /* Records e as the thread's last error (unless success), traces the call under
- * LOOM_LOG, and returns e. fmt describes the call. */
+ * LOOM_LOG, gives up the thread's hold on the device (rt_leave), and returns e. fmt
+ * describes the call. */
 cudaError_t rt_return(cudaError_t e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Logs one line under LOOM_LOG. */
 void rt_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

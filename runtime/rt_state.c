@@ -1,6 +1,7 @@
 /* rt_state.c -- the runtime's process state: the Loom device created on first use from
  * LOOM_* environment variables, per-thread last errors, sticky faults, tracing, the exit summary. */
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,11 @@ struct rt_state rt = {
 };
 
 static _Thread_local cudaError_t last_error;
+/* cudaDeviceReset frees what concurrent calls may be using (modules, allocations): API
+ * calls hold this lock shared from rt_init to rt_return, a reset holds it exclusively.
+ * Writers are preferred, so that a stream of launches cannot hold a reset off. */
+static pthread_rwlock_t reset_lock;
+static _Thread_local bool holds_reset_lock;
 /* A sticky fault is handed to each thread by cudaGetLastError once: the thread
  * remembers the fault generation it has seen. */
 static _Thread_local unsigned sticky_seen;
@@ -87,6 +93,11 @@ static void log_env(void)
 __attribute__((constructor)) static void read_env(void)
 {
     log_env();
+    pthread_rwlockattr_t attr;
+    pthread_rwlockattr_init(&attr);
+    pthread_rwlockattr_setkind_np(&attr, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+    pthread_rwlock_init(&reset_lock, &attr);
+    pthread_rwlockattr_destroy(&attr);
 }
 
 static void exit_hook(void)
@@ -131,8 +142,32 @@ static void init_device(void)
 
 cudaError_t rt_init(void)
 {
+    if (loom_in_host_func())
+        return cudaErrorNotPermitted;
     pthread_once(&init_once, init_device);
+    if (rt.init_error == cudaSuccess && !holds_reset_lock) {
+        pthread_rwlock_rdlock(&reset_lock);
+        holds_reset_lock = true;
+    }
     return rt.init_error;
+}
+
+void rt_leave(void)
+{
+    if (holds_reset_lock) {
+        holds_reset_lock = false;
+        pthread_rwlock_unlock(&reset_lock);
+    }
+}
+
+/* Runs reset (cudaDeviceReset's work) with the device held exclusively. */
+cudaError_t rt_reset_exclusive(cudaError_t (*reset)(void))
+{
+    rt_leave();
+    pthread_rwlock_wrlock(&reset_lock);
+    cudaError_t e = reset();
+    pthread_rwlock_unlock(&reset_lock);
+    return e;
 }
 
 cudaError_t rt_error_from_status(enum loom_status s)
@@ -157,6 +192,7 @@ cudaError_t rt_error_from_status(enum loom_status s)
     case LOOM_ERR_INTERRUPTED: return cudaErrorLaunchFailure;
     case LOOM_ERR_NOT_READY: return cudaErrorNotReady;
     case LOOM_ERR_IO: return cudaErrorFileNotFound;
+    case LOOM_ERR_NOT_PERMITTED: return cudaErrorNotPermitted;
     default: return cudaErrorUnknown;
     }
 }
@@ -224,15 +260,22 @@ void rt_log(const char *fmt, ...)
 
 cudaError_t rt_return(cudaError_t e, const char *fmt, ...)
 {
+    static atomic_bool warned_host_func;
+    rt_leave();
     if (e != cudaSuccess)
         last_error = e;
-    if (rt.log) {
+    bool in_host_func = e == cudaErrorNotPermitted && loom_in_host_func();
+    if (rt.log || (in_host_func && !atomic_exchange(&warned_host_func, true))) {
         char line[512];
         va_list ap;
         va_start(ap, fmt);
         vsnprintf(line, sizeof line, fmt, ap);
         va_end(ap);
-        fprintf(stderr, "loom: %s = %s\n", line, rt_error_name(e));
+        if (in_host_func)
+            fprintf(stderr, "loom: %s called inside a host function (stream callback or cudaLaunchHostFunc), "
+                    "where CUDA permits no runtime calls: it returns cudaErrorNotPermitted (reported once)\n", line);
+        else
+            fprintf(stderr, "loom: %s = %s\n", line, rt_error_name(e));
     }
     return e;
 }

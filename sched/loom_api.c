@@ -37,6 +37,7 @@ static const struct { const char *name, *text; } status_table[LOOM_STATUS_COUNT_
     [LOOM_ERR_IO] = { "LOOM_ERR_IO", "file could not be read" },
     [LOOM_ERR_INTERNAL] = { "LOOM_ERR_INTERNAL", "internal error" },
     [LOOM_ERR_INTERRUPTED] = { "LOOM_ERR_INTERRUPTED", "kernel interrupted" },
+    [LOOM_ERR_NOT_PERMITTED] = { "LOOM_ERR_NOT_PERMITTED", "operation not permitted here" },
 };
 
 const char *loom_status_string(enum loom_status s)
@@ -68,6 +69,15 @@ static enum loom_status fail(enum loom_status s, const char *fmt, ...)
     va_end(ap);
     last_error_stamp = atomic_fetch_add(&error_clock, 1) + 1;
     return s;
+}
+
+bool loom_in_host_func(void) { return sched_in_host_func(); }
+
+/* The refusal of a call that would wait for device work from inside a host function. */
+static enum loom_status waits_in_host_func(const char *what)
+{
+    return fail(LOOM_ERR_NOT_PERMITTED, "%s inside a host function (stream callback): it would wait for the "
+                "stream that runs the host function", what);
 }
 
 const char *loom_device_error(struct loom_device *dev)
@@ -252,6 +262,7 @@ void loom_device_props(const struct loom_device *dev, struct loom_device_props *
 
 enum loom_status loom_device_reset(struct loom_device *dev)
 {
+    if (sched_in_host_func()) return waits_in_host_func("loom_device_reset");
     sched_wait_idle(dev->sched);
     emu_host_flush(dev->host);
     while (dev->modules) loom_module_unload(dev->modules);
@@ -625,12 +636,20 @@ static struct sched_op *new_op(enum sched_op_kind kind, struct loom_stream *stre
     return op;
 }
 
-/* Submits op and, when `wait`, waits for it (and everything before it on its stream). */
+/* Submits op and, when `wait`, waits for it (and everything before it on its stream). In a host
+ * function only asynchronous work may be queued, and deterministic mode does not wait
+ * for it there (the stream it waits on may be the one running the host function). */
 static enum loom_status submit(struct loom_device *dev, struct sched_op *op, bool wait)
 {
     struct loom_stream *st = op->stream ? op->stream : dev->sched->default_stream;
+    bool in_host = sched_in_host_func();
+    if (wait && in_host) {
+        const char *what = op->kind == SCHED_OP_COPY ? "a blocking copy" : "a blocking memset";
+        free(op);
+        return waits_in_host_func(what);
+    }
     sched_submit(dev->sched, op);
-    if (wait || dev->cfg.deterministic) sched_wait_stream(dev->sched, st, st->submitted_seq);
+    if ((wait || dev->cfg.deterministic) && !in_host) sched_wait_stream(dev->sched, st, st->submitted_seq);
     return LOOM_OK;
 }
 
@@ -906,6 +925,7 @@ enum loom_status loom_stream_destroy(struct loom_stream *s)
 enum loom_status loom_stream_synchronize(struct loom_stream *s)
 {
     if (!s) return fail(LOOM_ERR_INVALID_VALUE, "loom_stream_synchronize: NULL stream (use loom_synchronize)");
+    if (sched_in_host_func()) return waits_in_host_func("loom_stream_synchronize");
     sched_wait_stream(s->dev->sched, s, s->submitted_seq);
     emu_host_flush(s->dev->host);
     if (s->dev->sticky) return fail(s->dev->sticky, "%s", s->dev->sticky_msg);
@@ -962,6 +982,7 @@ enum loom_status loom_device_add_host_func(struct loom_device *dev, void (*fn)(v
 
 enum loom_status loom_synchronize(struct loom_device *dev)
 {
+    if (sched_in_host_func()) return waits_in_host_func("loom_synchronize");
     sched_wait_idle(dev->sched);
     mem_quiesce(dev->mem);
     if (dev->checker) emu_check_quiesce(dev->checker);
@@ -1005,6 +1026,7 @@ enum loom_status loom_event_record(struct loom_event *e, struct loom_stream *s)
 enum loom_status loom_event_synchronize(struct loom_event *e)
 {
     if (!e) return fail(LOOM_ERR_INVALID_VALUE, "invalid event");
+    if (sched_in_host_func() && e->done_gen < e->record_gen) return waits_in_host_func("loom_event_synchronize");
     struct sched *s = e->dev->sched;
     pthread_mutex_lock(&s->lock);
     while (e->done_gen < e->record_gen) pthread_cond_wait(&s->done_cv, &s->lock);

@@ -91,6 +91,8 @@ struct sched_wslot {
     struct sched_grid *grid;                /* CTAs lo .. hi-1 of it; NULL when none */
     _Atomic uint64_t lo, hi;                /* read without the lock to skip empty ranges */
     _Atomic unsigned resident;
+    _Atomic uint64_t host_t0_ns;            /* when its running host function began; 0: none */
+    void (*_Atomic host_fn)(void *);        /* that function, for the watchdog's report */
 };
 
 /* How to start the pool. */
@@ -126,6 +128,9 @@ struct sched {
                                      * lock-free atomic, so a signal handler may add to it */
     struct emu_host *host;          /* printf output to flush before host callbacks */
     _Atomic unsigned running;       /* grids started and not finished */
+    pthread_t watchdog;             /* sched_watch.c, only with a time limit */
+    pthread_cond_t watch_cv;
+    bool watching;
 };
 
 struct loom_stream {
@@ -152,6 +157,11 @@ unsigned sched_workers(struct sched *s);
 void sched_destroy(struct sched *s);
 void sched_submit(struct sched *s, struct sched_op *op);
 void sched_wait_idle(struct sched *s);
+/* True on a worker while it runs a host function (SCHED_OP_HOST). */
+bool sched_in_host_func(void);
+/* The host-function watchdog (sched_watch.c), started when the pool has a time limit. */
+bool sched_watch_start(struct sched *s);
+void sched_watch_stop(struct sched *s);
 void sched_wait_stream(struct sched *s, struct loom_stream *st, uint64_t seq);
 bool sched_stream_idle(struct sched *s, struct loom_stream *st);
 struct loom_stream *sched_stream_new(struct sched *s, unsigned flags, int priority);

@@ -137,14 +137,27 @@ static void op_finish_locked(struct sched *s, struct sched_op *op)
     pthread_cond_broadcast(&s->work_cv);
 }
 
-static void exec_simple(struct sched *s, struct sched_op *op)
+static _Thread_local bool in_host_func;
+
+bool sched_in_host_func(void) { return in_host_func; }
+
+/* Runs a copy, a set or a host function on the worker whose slot is ws. A host function
+ * is marked in the slot while it runs, for the watchdog (sched_watch.c). */
+static void exec_simple(struct sched *s, struct sched_wslot *ws, struct sched_op *op)
 {
     switch (op->kind) {
     case SCHED_OP_COPY: memmove(op->dst, op->src, op->n); break;
     case SCHED_OP_SET: memset(op->dst, op->value, op->n); break;
     case SCHED_OP_HOST:
         if (s->host) emu_host_flush(s->host);   /* output so far appears before the callback's */
+        in_host_func = true;
+        if (s->watching) {
+            atomic_store(&ws->host_fn, op->fn);
+            atomic_store(&ws->host_t0_ns, sched_now_ns());
+        }
         op->fn(op->data);
+        if (s->watching) atomic_store(&ws->host_t0_ns, 0);
+        in_host_func = false;
         break;
     default: break;
     }
@@ -589,7 +602,7 @@ static void worker_loop(struct worker *wk)
         promote_locked(s, &op);
         if (op) {
             pthread_mutex_unlock(&s->lock);
-            exec_simple(s, op);
+            exec_simple(s, wk->slot, op);
             pthread_mutex_lock(&s->lock);
             op_finish_locked(s, op);
             pthread_mutex_unlock(&s->lock);
@@ -705,6 +718,10 @@ struct sched *sched_create(const struct sched_config *cfg)
         free(s);
         return NULL;
     }
+    if (s->timeout_s > 0 && !sched_watch_start(s)) {
+        sched_destroy(s);
+        return NULL;
+    }
     return s;
 }
 
@@ -726,6 +743,7 @@ void sched_destroy(struct sched *s)
     s->shutdown = true;
     pthread_cond_broadcast(&s->work_cv);
     pthread_mutex_unlock(&s->lock);
+    sched_watch_stop(s);
     pthread_join(s->pool, NULL);
     while (s->streams) {
         struct loom_stream *st = s->streams;

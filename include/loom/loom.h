@@ -58,6 +58,7 @@ enum loom_status {
     LOOM_ERR_IO,                 /* a file could not be read */
     LOOM_ERR_INTERNAL,
     LOOM_ERR_INTERRUPTED,        /* kernel stopped by loom_device_interrupt() (Ctrl-C) */
+    LOOM_ERR_NOT_PERMITTED,      /* a call that may not be made here (a wait inside a host function) */
     LOOM_STATUS_COUNT_
 };
 
@@ -247,6 +248,11 @@ enum loom_status loom_stream_wait_event(struct loom_stream *s, struct loom_event
 enum loom_status loom_stream_add_host_func(struct loom_stream *s, void (*fn)(void *data), void *data);
 /* Runs fn(data) once all earlier work of the default stream is done. */
 enum loom_status loom_device_add_host_func(struct loom_device *dev, void (*fn)(void *data), void *data);
+/* True on a thread that is running a host function (stream callback) of any device. A
+ * host function runs in its stream's place, so a call that waits for device work from
+ * it could wait for itself: the waiting calls (synchronisation, blocking copies and
+ * sets, reset) return LOOM_ERR_NOT_PERMITTED there. */
+bool loom_in_host_func(void);
 /* Waits for all work on every stream; returns the sticky error of a kernel fault. */
 enum loom_status loom_synchronize(struct loom_device *dev);
 

@@ -3,7 +3,8 @@
 # --cudart shared and run under `loom exec`. A program passes when it exits 0 with PASS as
 # its last line of stdout and its stderr (Loom's report), with host addresses and the source
 # folder normalised, equals expected/NAME.err. A line "// ... env: VAR=VALUE" in the source
-# sets the environment of its run.   REGEN=1 tests/faults/cuda/run.sh  rewrites the golden
+# sets the environment of its run; a line "// exit-status: N" makes exit status N (and no
+# PASS line) its expected end.   REGEN=1 tests/faults/cuda/run.sh  rewrites the golden
 # files; run.sh NAME... runs some. Exits 77 (skipped) when nvcc is not installed. A program
 # marked "// golden-stdout" is compared case by case with expected/NAME.out instead (XFAIL).
 set -u
@@ -72,6 +73,7 @@ for name in "$@"; do
         fi
     fi
     envs=$(sed -n 's/^\/\/.*env: *//p' "$src")
+    want_rc=$(sed -n 's/^\/\/ exit-status: *//p' "$src")
     env $envs "$LOOM" exec --workers 2 "$exe" >"$tmp/out" 2>"$tmp/raw"
     rc=$?
     sed -E -e 's/0x[0-9a-f]{9,}/ADDR/g' -e "s|$srcdir/||g" -e 's/interrupted after [0-9.e+-]+ s/interrupted after N s/' \
@@ -79,6 +81,8 @@ for name in "$@"; do
     [ "${REGEN:-}" = 1 ] && ! grep -q '^// golden-stdout' "$src" && cp "$tmp/err" "$here/expected/$name.err"
     if grep -q '^// golden-stdout' "$src"; then
         check_cases "$name"
+    elif [ -n "$want_rc" ]; then
+        [ "$rc" = "$want_rc" ] || fail "$name: exit status $rc, not $want_rc"
     elif [ "$rc" != 0 ] || [ "$(tail -n 1 "$tmp/out")" != PASS ]; then
         fail "$name: exit status $rc"
         sed 's/^/    /' "$tmp/out"

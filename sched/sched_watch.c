@@ -1,0 +1,92 @@
+/* sched_watch.c -- the host-function watchdog: with a time limit (--timeout), a host
+ * function (stream callback) that runs past it is reported, and the program ends. */
+#define _GNU_SOURCE     /* dladdr */
+#include "config.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sched/sched.h"
+
+/* A kernel past its limit is stopped by the workers themselves; a host function is the
+ * program's own code, which nothing can stop from outside, and its stream can never go
+ * on. So the watchdog reports it (which function) on stderr with write(2), which cannot
+ * block on a stdio lock the function may hold, flushes the program's stdout when no one
+ * holds it, and ends the process with the status of timeout(1). */
+static void report_and_exit(const struct sched *s, void (*fn)(void *))
+{
+    char name[256] = "";
+    Dl_info info;
+    if (dladdr((void *)(uintptr_t)fn, &info) && info.dli_sname)
+        snprintf(name, sizeof name, " '%s'", info.dli_sname);
+    if (ftrylockfile(stdout) == 0) {
+        fflush_unlocked(stdout);
+        funlockfile(stdout);
+    }
+    char line[768];
+    int n = snprintf(line, sizeof line,
+                     "loom: the host function%s at %p (cudaLaunchHostFunc or a stream callback) has run for more "
+                     "than %g s (--timeout); Loom cannot stop it, so the program ends here (exit status 124)\n",
+                     name, (void *)(uintptr_t)fn, s->timeout_s);
+    if (n > 0 && write(STDERR_FILENO, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1) < 0) n = 0;
+    _exit(124);
+}
+
+/* Wakes up a few times per limit (at most once a second, at least every 10 ms) and
+ * looks at what each worker's host function has been running for. */
+static void *watch_main(void *arg)
+{
+    struct sched *s = arg;
+    double period = s->timeout_s / 4;
+    if (period > 1) period = 1;
+    if (period < 0.01) period = 0.01;
+    pthread_mutex_lock(&s->lock);
+    while (!s->shutdown) {
+        struct timespec due;
+        clock_gettime(CLOCK_MONOTONIC, &due);
+        uint64_t ns = (uint64_t)due.tv_nsec + (uint64_t)(period * 1e9);
+        due.tv_sec += (time_t)(ns / 1000000000u);
+        due.tv_nsec = (long)(ns % 1000000000u);
+        pthread_cond_timedwait(&s->watch_cv, &s->lock, &due);
+        if (s->shutdown || !s->ready) continue;
+        uint64_t now = sched_now_ns();
+        for (unsigned i = 0; i < s->workers; i++) {
+            uint64_t t0 = atomic_load(&s->wslots[i].host_t0_ns);
+            double ran = t0 ? 1e-9 * (double)(now - t0) : 0;
+            if (t0 && ran > s->timeout_s) report_and_exit(s, atomic_load(&s->wslots[i].host_fn));
+        }
+    }
+    pthread_mutex_unlock(&s->lock);
+    return NULL;
+}
+
+bool sched_watch_start(struct sched *s)
+{
+    pthread_condattr_t attr;
+    if (pthread_condattr_init(&attr) != 0) return false;
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    bool ok = pthread_cond_init(&s->watch_cv, &attr) == 0;
+    pthread_condattr_destroy(&attr);
+    if (ok && pthread_create(&s->watchdog, NULL, watch_main, s) != 0) {
+        pthread_cond_destroy(&s->watch_cv);
+        ok = false;
+    }
+    s->watching = ok;
+    return ok;
+}
+
+/* Called with s->shutdown set (under s->lock, then released). */
+void sched_watch_stop(struct sched *s)
+{
+    if (!s->watching) return;
+    pthread_mutex_lock(&s->lock);
+    pthread_cond_broadcast(&s->watch_cv);
+    pthread_mutex_unlock(&s->lock);
+    pthread_join(s->watchdog, NULL);
+    pthread_cond_destroy(&s->watch_cv);
+    s->watching = false;
+}
