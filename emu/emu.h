@@ -308,7 +308,13 @@ struct emu_func {
     struct emu_param_row { uint16_t row; uint8_t wide; uint32_t off; } *param_rows;
     uint32_t nparam_rows;
     uint32_t nfolded;                   /* instructions folded away at decode (emu_decode.c) */
+    uint8_t host_uses;                  /* EMU_USES_*: host services it or its callees may call */
 };
+
+/* The device services a function may reach (emu_func.host_uses): CUDA lets the printf
+ * FIFO and heap sizes change only until a kernel that uses them has been launched. */
+#define EMU_USES_PRINTF 1u
+#define EMU_USES_MALLOC 2u
 
 /* A decoded module: one flat instruction array for all functions. */
 struct emu_program {

@@ -881,6 +881,48 @@ static void decode_func(struct emu_build *b, uint32_t fi, bool fold)
     free(dc->pc_of); dc->pc_of = NULL;
 }
 
+/* The host services a call instruction reaches directly: a bit per service for a call
+ * of vprintf, malloc or free; 0 for other callees. */
+static uint8_t call_uses(const struct ptx_instr *pi, const struct ptx_func **out_callee, bool *out_indirect)
+{
+    *out_callee = NULL;
+    *out_indirect = false;
+    if (pi->op != PTX_OP_CALL || pi->nops < 2) return 0;
+    const struct ptx_operand *t = &pi->ops[1];
+    if (t->kind == PTX_OPND_REG) { *out_indirect = true; return 0; }
+    if (t->kind != PTX_OPND_SYM || t->sym->kind != PTX_SYM_FUNC || !t->sym->func) return 0;
+    const struct ptx_func *f = t->sym->func;
+    if (!f->is_decl) { *out_callee = f; return 0; }
+    if (!strcmp(f->name, "vprintf")) return EMU_USES_PRINTF;
+    return !strcmp(f->name, "malloc") || !strcmp(f->name, "free") ? EMU_USES_MALLOC : 0;
+}
+
+/* Fills emu_func.host_uses: a function uses what its calls of host services use and
+ * what its callees use, to a fixed point (recursion included). An indirect call may
+ * reach any function of the module, so it counts as every service the module calls. */
+static void host_uses(const struct ptx_module *m, const struct ptrmap *func_index, struct emu_program *p)
+{
+    uint8_t any = 0;
+    const struct ptx_func *callee;
+    bool indirect;
+    for (uint32_t f = 0; f < m->nfuncs; f++)
+        for (uint32_t i = 0; i < m->funcs[f]->ninstrs; i++)
+            any |= call_uses(&m->funcs[f]->instrs[i], &callee, &indirect);
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (uint32_t f = 0; f < m->nfuncs; f++) {
+            uint8_t u = p->funcs[f].host_uses;
+            for (uint32_t i = 0; i < m->funcs[f]->ninstrs; i++) {
+                u |= call_uses(&m->funcs[f]->instrs[i], &callee, &indirect);
+                if (indirect) u |= any;
+                uint64_t g;
+                if (callee && ptrmap_get(func_index, callee, &g)) u |= p->funcs[g].host_uses;
+            }
+            if (u != p->funcs[f].host_uses) { p->funcs[f].host_uses = u; changed = true; }
+        }
+    }
+}
+
 /* Assigns register rows: functions get disjoint rows; entries share a base. */
 static bool assign_rows(struct emu_build *b, const struct ptx_module *m, struct emu_program *p,
                         uint16_t **out_rows)
@@ -1015,6 +1057,7 @@ struct emu_program *emu_program_build(const struct ptx_module *m, const struct e
     free(rows);
     free(dc->c32); free(dc->c64);
     emu_codegen_free(dc->codegen);
+    if (ok && !dc->failed) host_uses(m, &b->func_index, p);
     ptrmap_free(&b->shared_off); ptrmap_free(&b->frame_off); ptrmap_free(&b->func_index);
     bool failed = dc->failed || !ok;
     free(b);

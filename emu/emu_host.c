@@ -543,6 +543,12 @@ void emu_host_flush(struct emu_host *h)
         fwrite(h->fifo, 1, h->fifo_len, h->out);
         fflush(h->out);
     }
+    /* The GPU drops what does not fit without a word; Loom says how much was lost. */
+    if (h->dropped)
+        fprintf(stderr, "loom: %llu kernel printf call%s lost: the printf FIFO (%llu bytes; "
+                "cudaDeviceSetLimit(cudaLimitPrintfFifoSize, ...) sets it) was full\n",
+                (unsigned long long)h->dropped, h->dropped == 1 ? " was" : "s were",
+                (unsigned long long)h->fifo_limit);
     h->fifo_len = 0;
     h->dropped = 0;
     pthread_mutex_unlock(&h->fifo_lock);

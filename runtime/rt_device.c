@@ -288,9 +288,6 @@ cudaError_t cudaDeviceReset(void)
 static size_t *limit_slot(enum cudaLimit limit)
 {
     switch (limit) {
-    case cudaLimitStackSize: return &rt.limits.stack;
-    case cudaLimitPrintfFifoSize: return &rt.limits.printf_fifo;
-    case cudaLimitMallocHeapSize: return &rt.limits.malloc_heap;
     case cudaLimitDevRuntimeSyncDepth: return &rt.limits.sync_depth;
     case cudaLimitDevRuntimePendingLaunchCount: return &rt.limits.pending_launches;
     case cudaLimitMaxL2FetchGranularity: return &rt.limits.l2_fetch;
@@ -299,18 +296,33 @@ static size_t *limit_slot(enum cudaLimit limit)
     }
 }
 
-/* The limits are recorded and reported back; Loom's API does not take them yet,
- * so the printf FIFO and the device heap keep Loom's own sizes. */
+/* The stack, printf FIFO and heap sizes are the device's (loom_device_set_limit sizes
+ * them as an H100 does); the others are recorded and reported back. */
+static bool device_limit(enum cudaLimit limit, enum loom_limit *out)
+{
+    switch (limit) {
+    case cudaLimitStackSize: *out = LOOM_LIMIT_STACK_SIZE; return true;
+    case cudaLimitPrintfFifoSize: *out = LOOM_LIMIT_PRINTF_FIFO_SIZE; return true;
+    case cudaLimitMallocHeapSize: *out = LOOM_LIMIT_MALLOC_HEAP_SIZE; return true;
+    default: return false;
+    }
+}
+
 cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
 {
     cudaError_t e = rt_enter();
     size_t *slot = limit_slot(limit);
-    if (e == cudaSuccess && !slot)
+    enum loom_limit ll;
+    if (e == cudaSuccess && !slot && !device_limit(limit, &ll))
         e = cudaErrorUnsupportedLimit;
     if (e == cudaSuccess && limit == cudaLimitMaxL2FetchGranularity && value != 0 && value != 32 &&
         value != 64 && value != 128)
         e = cudaErrorInvalidValue;
-    if (e == cudaSuccess) {
+    if (e == cudaSuccess && device_limit(limit, &ll)) {
+        e = rt_check(loom_device_set_limit(rt.dev, ll, value));
+        if (e != cudaSuccess)
+            rt_log("%s", loom_device_error(rt.dev));
+    } else if (e == cudaSuccess) {
         pthread_mutex_lock(&rt.lock);
         *slot = value;
         pthread_mutex_unlock(&rt.lock);
@@ -322,9 +334,12 @@ cudaError_t cudaDeviceGetLimit(size_t *pValue, enum cudaLimit limit)
 {
     cudaError_t e = pValue ? rt_enter() : cudaErrorInvalidValue;
     size_t *slot = limit_slot(limit);
-    if (e == cudaSuccess && !slot)
+    enum loom_limit ll;
+    if (e == cudaSuccess && !slot && !device_limit(limit, &ll))
         e = cudaErrorUnsupportedLimit;
-    if (e == cudaSuccess) {
+    if (e == cudaSuccess && device_limit(limit, &ll)) {
+        e = rt_check(loom_device_get_limit(rt.dev, ll, pValue));
+    } else if (e == cudaSuccess) {
         pthread_mutex_lock(&rt.lock);
         *pValue = *slot;
         pthread_mutex_unlock(&rt.lock);

@@ -70,7 +70,7 @@ struct rt_var {
 
 /* Values set with cudaDeviceSetLimit. */
 struct rt_limits {
-    size_t stack, printf_fifo, malloc_heap, sync_depth, pending_launches, l2_fetch, persisting_l2;
+    size_t sync_depth, pending_launches, l2_fetch, persisting_l2;   /* recorded only */
 };
 
 struct rt_state {

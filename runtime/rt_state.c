@@ -12,9 +12,6 @@
 struct rt_state rt = {
     .lock = PTHREAD_MUTEX_INITIALIZER,
     .limits = {
-        .stack = 1024,
-        .printf_fifo = 1 << 20,
-        .malloc_heap = 8 << 20,
         .sync_depth = 2,
         .pending_launches = 2048,
         .l2_fetch = 64,
@@ -109,6 +106,15 @@ static void exit_hook(void)
         rt_stats_print();
 }
 
+/* The child of a fork() made after the device was created has none of its threads: as
+ * with CUDA, the runtime cannot be used there. */
+static bool forked_child;
+
+static void in_forked_child(void)
+{
+    forked_child = true;
+}
+
 /* Creates the device; runs once. */
 static void init_device(void)
 {
@@ -136,6 +142,7 @@ static void init_device(void)
     if (sigaction(SIGINT, NULL, &old) == 0 && old.sa_handler == SIG_DFL && !(old.sa_flags & SA_SIGINFO))
         loom_device_catch_sigint(rt.dev);
     atexit(exit_hook);
+    pthread_atfork(NULL, NULL, in_forked_child);
     rt_log("device created: %s, compute capability %d.%d, %d SMs", rt.props.name, rt.props.cc_major,
            rt.props.cc_minor, rt.props.multiprocessors);
 }
@@ -144,6 +151,14 @@ cudaError_t rt_init(void)
 {
     if (loom_in_host_func())
         return cudaErrorNotPermitted;
+    if (forked_child) {
+        static bool said;
+        if (!said)
+            fprintf(stderr, "loom: this process was forked after its parent used CUDA; as with CUDA, the runtime "
+                    "cannot be used in the child (cudaErrorInitializationError)\n");
+        said = true;
+        return cudaErrorInitializationError;
+    }
     pthread_once(&init_once, init_device);
     if (rt.init_error == cudaSuccess && !holds_reset_lock) {
         pthread_rwlock_rdlock(&reset_lock);

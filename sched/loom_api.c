@@ -91,13 +91,54 @@ enum loom_status loom_device_sticky_error(struct loom_device *dev) { return dev-
 
 const char *loom_device_fault_report(struct loom_device *dev) { return dev->sticky ? dev->sticky_msg : ""; }
 
+/* The printf FIFO and the heap as CUDA 13 sizes them on an H100 (recorded with
+ * tests/cuda/src/device_limits.cu): defaults of 8.25 MiB and 8 MiB; a size asked for is
+ * raised to at least 512 KiB and 4 MiB and rounded up to 256 bytes and 64 KiB; neither
+ * may change once a kernel that can call printf (malloc, free) has been launched. */
+#define LIMIT_FIFO_DEFAULT 8650752u
+#define LIMIT_FIFO_MIN (512u << 10)
+#define LIMIT_FIFO_UNIT 256u
+#define LIMIT_HEAP_DEFAULT (8u << 20)
+#define LIMIT_HEAP_MIN (4u << 20)
+#define LIMIT_HEAP_UNIT (64u << 10)
+
+static void default_limits(struct loom_device *dev)
+{
+    dev->fifo_bytes = LIMIT_FIFO_DEFAULT;
+    dev->heap_bytes = LIMIT_HEAP_DEFAULT;
+    dev->stack_bytes = 1024;
+    atomic_store(&dev->host_used, 0);
+}
+
+/* value raised to min and rounded up to a multiple of unit; 0 when that overflows. */
+static uint64_t limit_size(uint64_t value, uint64_t min, uint64_t unit)
+{
+    if (value < min) return min;
+    return value > UINT64_MAX - (unit - 1) ? 0 : (value + unit - 1) / unit * unit;
+}
+
 enum loom_status loom_device_set_limit(struct loom_device *dev, enum loom_limit limit, size_t value)
 {
     if (!dev) return fail(LOOM_ERR_INVALID_VALUE, "loom_device_set_limit: NULL device");
+    unsigned used = atomic_load(&dev->host_used);
     switch (limit) {
     case LOOM_LIMIT_STACK_SIZE: dev->stack_bytes = value; return LOOM_OK;
-    case LOOM_LIMIT_PRINTF_FIFO_SIZE: dev->fifo_bytes = value; break;
-    case LOOM_LIMIT_MALLOC_HEAP_SIZE: dev->heap_bytes = value; break;
+    case LOOM_LIMIT_PRINTF_FIFO_SIZE:
+        if (used & EMU_USES_PRINTF)
+            return fail(LOOM_ERR_INVALID_VALUE, "the printf FIFO size cannot change after a kernel that uses printf "
+                        "was launched (until a device reset)");
+        if (!(value = limit_size(value, LIMIT_FIFO_MIN, LIMIT_FIFO_UNIT)))
+            return fail(LOOM_ERR_INVALID_VALUE, "printf FIFO size too large");
+        dev->fifo_bytes = value;
+        break;
+    case LOOM_LIMIT_MALLOC_HEAP_SIZE:
+        if (used & EMU_USES_MALLOC)
+            return fail(LOOM_ERR_INVALID_VALUE, "the device heap size cannot change after a kernel that uses malloc "
+                        "or free was launched (until a device reset)");
+        if (!(value = limit_size(value, LIMIT_HEAP_MIN, LIMIT_HEAP_UNIT)))
+            return fail(LOOM_ERR_INVALID_VALUE, "device heap size too large");
+        dev->heap_bytes = value;
+        break;
     default: return fail(LOOM_ERR_INVALID_VALUE, "unknown device limit %d", (int)limit);
     }
     emu_host_set_limits(dev->host, dev->fifo_bytes, dev->heap_bytes);
@@ -157,8 +198,7 @@ enum loom_status loom_device_create(const struct loom_device_config *cfg, struct
         free(d);
         return fail(LOOM_ERR_OUT_OF_MEMORY, "out of host memory");
     }
-    d->fifo_bytes = 1 << 20;
-    d->heap_bytes = 8 << 20;
+    default_limits(d);
     d->host = d->mem ? emu_host_create(d->cfg.printf_out ? d->cfg.printf_out : stdout, d->fifo_bytes, d->heap_bytes,
                                        d->mem) : NULL;
     if (!d->mem || !d->host) {
@@ -167,7 +207,6 @@ enum loom_status loom_device_create(const struct loom_device_config *cfg, struct
         free(d);
         return fail(LOOM_ERR_OUT_OF_MEMORY, "out of host memory");
     }
-    d->stack_bytes = 1024;
     pthread_mutex_init(&d->lock, NULL);
     bool pin = !getenv("LOOM_NO_PIN");
     if (getenv("LOOM_DETERMINISTIC") && strcmp(getenv("LOOM_DETERMINISTIC"), "0")) d->cfg.deterministic = true;
@@ -269,9 +308,7 @@ enum loom_status loom_device_reset(struct loom_device *dev)
     mem_reset(dev->mem);
     if (dev->checker) emu_check_reset(dev->checker);
     emu_host_destroy(dev->host);
-    dev->fifo_bytes = 1 << 20;
-    dev->heap_bytes = 8 << 20;
-    dev->stack_bytes = 1024;
+    default_limits(dev);
     dev->host = emu_host_create(dev->cfg.printf_out ? dev->cfg.printf_out : stdout, dev->fifo_bytes, dev->heap_bytes,
                                 dev->mem);
     dev->sched->host = dev->host;
@@ -843,6 +880,7 @@ enum loom_status loom_launch(struct loom_device *dev, struct loom_kernel *k, con
     emu_host_flush(dev->host);   /* CUDA flushes printf output at the start of a launch */
     enum loom_status st = check_config(dev, k, cfg);
     if (st != LOOM_OK) return st;
+    if (k->fn->host_uses) atomic_fetch_or(&dev->host_used, k->fn->host_uses);
     if (k->nparams && !args) return fail(LOOM_ERR_INVALID_ARGS, "launch of '%s': no arguments for %u parameters",
                                          k->ir->name, k->nparams);
     uint64_t nctas = (uint64_t)cfg->grid[0] * cfg->grid[1] * cfg->grid[2];

@@ -211,6 +211,7 @@ struct loom_device {
     uint32_t next_gridid;
     struct sched_stats_entry *stats;
     uint64_t stack_bytes, fifo_bytes, heap_bytes;
+    _Atomic unsigned host_used;     /* EMU_USES_* of every kernel launched since create or reset */
     struct sched *sched;
     struct emu_check *checker;      /* initcheck shadow (cfg.initcheck), else NULL */
 };
