@@ -110,6 +110,7 @@ static bool table_grow(struct emu_check *c)
 
 void emu_check_quiesce(struct emu_check *c)
 {
+    mem_read_begin(c->mem);
     pthread_mutex_lock(&c->lock);
     bool dropped = false;
     struct shadow **keep = calloc(c->cap, sizeof *keep);
@@ -129,6 +130,7 @@ void emu_check_quiesce(struct emu_check *c)
     }
     if (dropped) atomic_store(&c->gen, atomic_fetch_add(&next_gen, 1));
     pthread_mutex_unlock(&c->lock);
+    mem_read_end(c->mem);
 }
 
 /* Allocations whose bytes the host may write directly count as written throughout. */
@@ -177,14 +179,16 @@ static void mark(struct shadow *s, uint64_t off, uint64_t n)
 void emu_check_host_write(struct emu_check *c, uint64_t addr, uint64_t n)
 {
     uint64_t end = addr + n < addr ? UINT64_MAX : addr + n;
+    mem_read_begin(c->mem);
     for (uint64_t cur = addr; cur < end;) {
         const struct mem_alloc *a = mem_find(c->mem, cur, 1);
-        if (!a) return;
+        if (!a) break;
         uint64_t stop = a->base + a->size < end ? a->base + a->size : end;
         struct shadow *s = always_written(a) ? NULL : shadow_of(c, a);
         if (s) mark(s, cur - a->base, stop - cur);
         cur = stop;
     }
+    mem_read_end(c->mem);
 }
 
 void *emu_check_global(struct emu_warp *w, const struct emu_inst *in, unsigned l, uint64_t addr, unsigned size,

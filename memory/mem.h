@@ -42,12 +42,18 @@ int mem_unregister(struct mem_space *s, uint64_t addr);
 void mem_reset(struct mem_space *s);
 
 /* The live allocation that contains [addr, addr + size), or NULL. Lock-free;
- * safe to call from any worker while other threads allocate. */
+ * safe to call from any thread while other threads allocate, between
+ * mem_read_begin and mem_read_end (the record lives in a table that a later
+ * mem_quiesce may free once no reader is left). */
 const struct mem_alloc *mem_find(struct mem_space *s, uint64_t addr, uint64_t size);
+/* Brackets the use of mem_find's results: a host call that looks allocations up, or
+ * a kernel from its launch to the end of its last CTA. */
+void mem_read_begin(struct mem_space *s);
+void mem_read_end(struct mem_space *s);
 /* For reports: the allocation (live or recently freed) nearest to addr.
  * *out_freed tells whether it was freed. Copies into *out. */
 bool mem_nearest(struct mem_space *s, uint64_t addr, struct mem_alloc *out, bool *out_freed);
-/* Frees superseded lookup tables; call when no kernel runs. */
+/* Frees superseded lookup tables when no reader (mem_read_begin) is in progress. */
 void mem_quiesce(struct mem_space *s);
 void mem_usage(struct mem_space *s, uint64_t *out_used, uint64_t *out_capacity);
 

@@ -19,7 +19,10 @@
 
 /* An immutable sorted snapshot of the live allocations. Writers build a new
  * one and publish it; readers load the pointer and binary-search. Old
- * snapshots are kept until mem_quiesce() or destroy, when no reader can hold them. */
+ * snapshots are kept until mem_quiesce() finds no reader in progress, or destroy.
+ * A reader counts itself (readers) before it loads the table pointer, and mem_quiesce
+ * checks the count under the lock, which every retirement takes: a table retired
+ * before the check can be held only by a reader counted before it. */
 struct mem_table {
     struct mem_table *retired_next;
     uint32_t n;
@@ -30,6 +33,7 @@ struct mem_space {
     pthread_mutex_t lock;
     _Atomic(struct mem_table *) table;
     struct mem_table *retired;
+    _Atomic uint64_t readers;                 /* mem_read_begin without its end */
     uint64_t capacity, used;
     uint32_t next_id;
     struct mem_alloc freed[MEM_FREED_RING];   /* recently freed, for reports */
@@ -241,9 +245,13 @@ void mem_reset(struct mem_space *s)
 void mem_quiesce(struct mem_space *s)
 {
     pthread_mutex_lock(&s->lock);
-    free_retired(s);
+    if (atomic_load(&s->readers) == 0) free_retired(s);
     pthread_mutex_unlock(&s->lock);
 }
+
+void mem_read_begin(struct mem_space *s) { atomic_fetch_add(&s->readers, 1); }
+
+void mem_read_end(struct mem_space *s) { atomic_fetch_sub(&s->readers, 1); }
 
 const struct mem_alloc *mem_find(struct mem_space *s, uint64_t addr, uint64_t size)
 {

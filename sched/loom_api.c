@@ -650,11 +650,15 @@ enum loom_status loom_free(struct loom_device *dev, uint64_t addr)
 enum loom_status loom_pointer_info(struct loom_device *dev, uint64_t addr, uint64_t *out_base, size_t *out_size,
                                    bool *out_managed)
 {
+    mem_read_begin(dev->mem);
     const struct mem_alloc *a = mem_find(dev->mem, addr, 1);
+    if (a) {
+        if (out_base) *out_base = a->base;
+        if (out_size) *out_size = a->size;
+        if (out_managed) *out_managed = (a->flags & MEM_MANAGED) != 0;
+    }
+    mem_read_end(dev->mem);
     if (!a) return fail(LOOM_ERR_INVALID_POINTER, "0x%llx is not in a device allocation", (unsigned long long)addr);
-    if (out_base) *out_base = a->base;
-    if (out_size) *out_size = a->size;
-    if (out_managed) *out_managed = (a->flags & MEM_MANAGED) != 0;
     return LOOM_OK;
 }
 
@@ -720,9 +724,11 @@ static enum loom_status set_op(struct loom_device *dev, uint64_t addr, int value
                                bool wait)
 {
     if (!n) return LOOM_OK;
-    const struct mem_alloc *a = mem_find(dev->mem, addr, n);
-    if (!a) return fail(LOOM_ERR_INVALID_VALUE, "loom_memset: [0x%llx, +%zu) is not inside one device allocation",
-                        (unsigned long long)addr, n);
+    mem_read_begin(dev->mem);
+    bool inside = mem_find(dev->mem, addr, n) != NULL;
+    mem_read_end(dev->mem);
+    if (!inside) return fail(LOOM_ERR_INVALID_VALUE, "loom_memset: [0x%llx, +%zu) is not inside one device allocation",
+                             (unsigned long long)addr, n);
     struct sched_op *op = new_op(SCHED_OP_SET, stream);
     if (!op) return fail(LOOM_ERR_OUT_OF_MEMORY, "out of host memory");
     op->dst = (void *)(uintptr_t)addr; op->value = value; op->n = n;
@@ -857,6 +863,7 @@ static void record_stats(struct loom_device *dev, const struct sched_grid *g)
 static void grid_done(struct sched_grid *g)
 {
     struct loom_device *dev = g->k->mod->dev;
+    mem_read_end(dev->mem);
     if (g->L.grid_workspace) mem_free(dev->mem, g->L.grid_workspace);
     if (dev->cfg.stats) record_stats(dev, g);
     if (atomic_load(&g->faulted)) {
@@ -939,6 +946,7 @@ enum loom_status loom_launch(struct loom_device *dev, struct loom_kernel *k, con
     atomic_init(&g->refs, 1);
     g->on_done = grid_done;
     op->grid = g;
+    mem_read_begin(dev->mem);   /* until grid_done: its CTAs look allocations up */
     return submit(dev, op, false);
 }
 
