@@ -689,8 +689,8 @@ static enum loom_status submit(struct loom_device *dev, struct sched_op *op, boo
         free(op);
         return waits_in_host_func(what);
     }
-    sched_submit(dev->sched, op);
-    if ((wait || dev->cfg.deterministic) && !in_host) sched_wait_stream(dev->sched, st, st->submitted_seq);
+    uint64_t seq = sched_submit(dev->sched, op);
+    if ((wait || dev->cfg.deterministic) && !in_host) sched_wait_stream(dev->sched, st, seq);
     return LOOM_OK;
 }
 
@@ -972,7 +972,7 @@ enum loom_status loom_stream_synchronize(struct loom_stream *s)
 {
     if (!s) return fail(LOOM_ERR_INVALID_VALUE, "loom_stream_synchronize: NULL stream (use loom_synchronize)");
     if (sched_in_host_func()) return waits_in_host_func("loom_stream_synchronize");
-    sched_wait_stream(s->dev->sched, s, s->submitted_seq);
+    sched_wait_stream(s->dev->sched, s, 0);
     emu_host_flush(s->dev->host);
     if (s->dev->sticky) return fail(s->dev->sticky, "%s", s->dev->sticky_msg);
     return LOOM_OK;
@@ -1050,9 +1050,14 @@ enum loom_status loom_event_create(struct loom_device *dev, unsigned flags, stru
 enum loom_status loom_event_destroy(struct loom_event *e)
 {
     if (!e) return fail(LOOM_ERR_INVALID_VALUE, "invalid event");
-    /* Pending work may still reference it: wait for the record to land. */
-    loom_event_synchronize(e);
-    free(e);
+    /* As in CUDA, this returns at once: records and waits still pending that name the
+     * event keep it, and the last of them frees it. */
+    struct sched *s = e->dev->sched;
+    pthread_mutex_lock(&s->lock);
+    e->destroyed = true;
+    bool unused = e->refs == 0;
+    pthread_mutex_unlock(&s->lock);
+    if (unused) free(e);
     return LOOM_OK;
 }
 

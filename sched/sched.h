@@ -148,6 +148,8 @@ struct loom_event {
     unsigned flags;
     uint64_t record_gen, done_gen;
     double t;
+    unsigned refs;          /* pending records and waits that name it (under the scheduler lock) */
+    bool destroyed;         /* loom_event_destroy was called: freed with the last of them */
 };
 
 double sched_now(void);
@@ -155,13 +157,16 @@ uint64_t sched_now_ns(void);
 struct sched *sched_create(const struct sched_config *cfg);
 unsigned sched_workers(struct sched *s);
 void sched_destroy(struct sched *s);
-void sched_submit(struct sched *s, struct sched_op *op);
+/* Queues op (taking ownership) and returns its sequence number. */
+uint64_t sched_submit(struct sched *s, struct sched_op *op);
+void sched_event_unref_locked(struct loom_event *e);
 void sched_wait_idle(struct sched *s);
 /* True on a worker while it runs a host function (SCHED_OP_HOST). */
 bool sched_in_host_func(void);
 /* The host-function watchdog (sched_watch.c), started when the pool has a time limit. */
 bool sched_watch_start(struct sched *s);
 void sched_watch_stop(struct sched *s);
+/* Waits until st has done its operations up to seq (0: all submitted so far). */
 void sched_wait_stream(struct sched *s, struct loom_stream *st, uint64_t seq);
 bool sched_stream_idle(struct sched *s, struct loom_stream *st);
 struct loom_stream *sched_stream_new(struct sched *s, unsigned flags, int priority);

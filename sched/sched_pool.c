@@ -123,10 +123,13 @@ static void op_finish_locked(struct sched *s, struct sched_op *op)
 {
     struct loom_stream *st = op->stream;
     op->state = SCHED_DONE;
-    if (op->kind == SCHED_OP_RECORD_EVENT) {
+    /* A record completes its own generation only: an older record of an event recorded
+     * again since (on another stream) does not undo the newer one's completion. */
+    if (op->kind == SCHED_OP_RECORD_EVENT && op->event_gen > op->event->done_gen) {
         op->event->t = sched_now();
         op->event->done_gen = op->event_gen;
     }
+    if (op->kind == SCHED_OP_RECORD_EVENT || op->kind == SCHED_OP_WAIT_EVENT) sched_event_unref_locked(op->event);
     st->head = op->next;
     if (!st->head) st->tail = NULL;
     st->completed_seq = op->seq;
@@ -762,7 +765,14 @@ void sched_destroy(struct sched *s)
 }
 
 /* Appends op to its stream. Takes ownership. */
-void sched_submit(struct sched *s, struct sched_op *op)
+/* Drops one pending operation's hold on e; frees e when it was destroyed and this was
+ * the last. Caller holds s->lock. */
+void sched_event_unref_locked(struct loom_event *e)
+{
+    if (--e->refs == 0 && e->destroyed) free(e);
+}
+
+uint64_t sched_submit(struct sched *s, struct sched_op *op)
 {
     if (!op->stream) op->stream = s->default_stream;
     pthread_mutex_lock(&s->lock);
@@ -774,9 +784,12 @@ void sched_submit(struct sched *s, struct sched_op *op)
     op->stream->tail = op;
     op->stream->submitted_seq = op->seq;
     s->pending++;
+    if (op->kind == SCHED_OP_RECORD_EVENT || op->kind == SCHED_OP_WAIT_EVENT) op->event->refs++;
+    uint64_t seq = op->seq;
     promote_locked(s, NULL);
     pthread_cond_broadcast(&s->work_cv);
     pthread_mutex_unlock(&s->lock);
+    return seq;
 }
 
 void sched_wait_idle(struct sched *s)
@@ -790,6 +803,7 @@ void sched_wait_stream(struct sched *s, struct loom_stream *st, uint64_t seq)
 {
     if (!st) st = s->default_stream;
     pthread_mutex_lock(&s->lock);
+    if (!seq) seq = st->submitted_seq;
     while (st->head && st->head->seq <= seq) pthread_cond_wait(&s->done_cv, &s->lock);
     pthread_mutex_unlock(&s->lock);
 }

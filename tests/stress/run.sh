@@ -57,17 +57,22 @@ if [ ! -x "$exe" ] || [ "$here/stress.cu" -nt "$exe" ] || [ "$here/stress_ops.cu
 fi
 
 seed=${STRESS_SEED:-1}
+hostile="--reset --host-api --rerecord --destroy-waited"
 fails=0
 k=0
 while [ $k -lt "$rounds" ]; do
     s=$((seed + k))
+    # Every second round adds the modes that race resets, runtime calls in host functions,
+    # events recorded again and events destroyed while a stream waits on them.
+    modes=
+    [ $((k % 2)) -eq 1 ] && modes=$hostile
     t0=$(date +%s)
     # shellcheck disable=SC2086
-    timeout -k 10 "$limit" "$LOOM" exec --workers 2 "$exe" $args --seed "$s" "$@" > "$bin/out" 2>&1
+    timeout -k 10 "$limit" "$LOOM" exec --workers 2 "$exe" $args $modes --seed "$s" "$@" > "$bin/out" 2>&1
     rc=$?
     t=$(($(date +%s) - t0))
     if [ $rc -eq 0 ] && [ "$(tail -n 1 "$bin/out")" = PASS ]; then
-        echo "PASS: round $((k + 1)), seed $s, ${t} s: $(grep '^stress: [0-9]' "$bin/out")"
+        echo "PASS: round $((k + 1)), seed $s${modes:+ ($modes)}, ${t} s: $(grep '^stress: [0-9]' "$bin/out")"
     else
         fails=$((fails + 1))
         case $rc in
@@ -76,7 +81,7 @@ while [ $k -lt "$rounds" ]; do
         esac
         echo "FAIL: round $((k + 1)), seed $s ($why); the program's output:"
         sed 's/^/    /' "$bin/out"
-        echo "reproduce: $LOOM exec --workers 2 $exe $args --seed $s $*"
+        echo "reproduce: $LOOM exec --workers 2 $exe $args $modes --seed $s $*"
     fi
     k=$((k + 1))
 done
