@@ -147,6 +147,17 @@ static void init_device(void)
            rt.props.cc_minor, rt.props.multiprocessors);
 }
 
+/* Takes the calling thread's shared hold on the device against cudaDeviceReset, unless
+ * it has one; returns whether it took it. */
+static bool hold(void)
+{
+    if (holds_reset_lock)
+        return false;
+    pthread_rwlock_rdlock(&reset_lock);
+    holds_reset_lock = true;
+    return true;
+}
+
 cudaError_t rt_init(void)
 {
     if (loom_in_host_func())
@@ -160,10 +171,8 @@ cudaError_t rt_init(void)
         return cudaErrorInitializationError;
     }
     pthread_once(&init_once, init_device);
-    if (rt.init_error == cudaSuccess && !holds_reset_lock) {
-        pthread_rwlock_rdlock(&reset_lock);
-        holds_reset_lock = true;
-    }
+    if (rt.init_error == cudaSuccess)
+        hold();
     return rt.init_error;
 }
 
@@ -320,10 +329,14 @@ static cudaError_t pending_error(bool clear)
     cudaError_t e = last_error;
     unsigned gen = 0;
     if (rt.dev) {
+        /* the fault report lives on the device, which a reset in another thread clears */
+        bool held = !loom_in_host_func() && !forked_child && hold();
         cudaError_t s = sticky();
         pthread_mutex_lock(&rt.lock);
         gen = sticky_generation;
         pthread_mutex_unlock(&rt.lock);
+        if (held)
+            rt_leave();
         if (e == cudaSuccess && s != cudaSuccess && sticky_seen != gen)
             e = s;
     }
