@@ -67,10 +67,9 @@ cudaError_t rt_launch(const void *func, dim3 grid, dim3 block, void **args, size
         /* CUDA 13 reports a bad grid, block or shared-memory size as an invalid argument */
         if (s == LOOM_ERR_INVALID_CONFIG)
             e = cudaErrorInvalidValue;
-        /* a fault inside the kernel is an asynchronous error: the launch itself
-         * succeeded, later calls report the (sticky) fault */
-        if (rt_is_fault(s))
-            e = cudaSuccess;
+        /* a fault status here is the sticky error of an earlier kernel, which another
+         * thread's kernel left after rt_enter looked: the launch fails with it, as any
+         * call after a fault does (the kernel's own faults come later, asynchronously) */
     }
     return rt_return(e, "%s(%s, grid (%u,%u,%u), block (%u,%u,%u), shared %zu, stream %p)", api,
                      f ? f->device_name : "?", grid.x, grid.y, grid.z, block.x, block.y, block.z, shared,
