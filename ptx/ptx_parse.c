@@ -322,10 +322,13 @@ fail:
     ptx_skip_statement(ps);
 }
 
+/* How deep `{ }` scopes may nest in a function body (the body's own braces included). */
+#define PTX_MAX_SCOPES 64
+
 /* Statements of a function body up to the closing '}' of the body. */
 static void ptx_parse_body(struct ptx_parser *ps)
 {
-    size_t marks[64];
+    size_t marks[PTX_MAX_SCOPES];
     int nmarks = 0;
     ptx_scope_open(ps, &marks[nmarks++]);
     ptx_next(ps); /* '{' */
@@ -343,8 +346,8 @@ static void ptx_parse_body(struct ptx_parser *ps)
             continue;
         }
         if (k == '{') {
-            if (nmarks == 64) {
-                ERR_TOK(ps, "scopes nested too deeply");
+            if (nmarks == PTX_MAX_SCOPES) {
+                ERR_TOK(ps, "scopes nested too deeply (limit %d)", PTX_MAX_SCOPES);
                 ptx_skip_group(ps);
                 continue;
             }

@@ -270,25 +270,40 @@ static bool ptx_parse_init_elem(struct ptx_parser *ps, enum ptx_type t, struct p
     return true;
 }
 
-/* Initialiser list with nested braces, flattened in row-major order. */
+static bool ptx_parse_init_list(struct ptx_parser *ps, enum ptx_type t, struct ptx_vec *out);
+
+/* The elements of a braced list after its '{', up to and past its '}' (after an error
+ * too, so that the enclosing lists and the statement stay in step). */
+static bool ptx_parse_init_braces(struct ptx_parser *ps, enum ptx_type t, struct ptx_vec *out)
+{
+    if (ptx_accept(ps, '}'))
+        return true;
+    for (;;) {
+        if (!ptx_parse_init_list(ps, t, out))
+            break;
+        if (ptx_accept(ps, ','))
+            continue;
+        if (ptx_accept(ps, '}'))
+            return true;
+        ptx_expected(ps, "'}' or ','");
+        break;
+    }
+    ptx_skip_to_close(ps);
+    return false;
+}
+
+/* Initialiser list with nested braces, flattened in row-major order; each brace is one
+ * level of PTX_MAX_NESTING. */
 static bool ptx_parse_init_list(struct ptx_parser *ps, enum ptx_type t, struct ptx_vec *out)
 {
     if (ps->tok.kind != '{')
         return ptx_parse_init_elem(ps, t, out);
+    if (!ptx_nest_enter(ps, "initializer"))
+        return false;
     ptx_next(ps);
-    if (ps->tok.kind == '}') {
-        ptx_next(ps);
-        return true;
-    }
-    for (;;) {
-        if (!ptx_parse_init_list(ps, t, out))
-            return false;
-        if (ps->tok.kind == ',') {
-            ptx_next(ps);
-            continue;
-        }
-        return ptx_expect(ps, '}', "'}' or ','");
-    }
+    bool ok = ptx_parse_init_braces(ps, t, out);
+    ps->nesting--;
+    return ok;
 }
 
 /* Parses "name[<N>][dims][= init]" items after attributes for one declaration

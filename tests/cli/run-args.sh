@@ -128,6 +128,20 @@ rc=$?
 [ "$rc" = 1 ] || fail "fault: exit status $rc, want 1"
 grep -q "^loom run: .*" "$tmp/err" && grep -q "oob" "$tmp/err" || fail "fault: report missing: $(cat "$tmp/err")"
 
+# ---- PTX that loom check refuses: the diagnostics and status 1, no crash ---------------------
+count=$((count + 1))
+{
+    printf '.version 8.7\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 %%r<2>;\n'
+    printf 'add.u32 %%r1, %%r0, '
+    awk 'BEGIN { for (i = 0; i < 50000; i++) printf "("; printf "1"; for (i = 0; i < 50000; i++) printf ")" }'
+    printf ';\nret;\n}\n'
+} >"$tmp/deep.ptx"
+"$LOOM" run "$tmp/deep.ptx" --grid 1 --block 1 >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" = 1 ] || fail "deep: exit status $rc, want 1"
+grep -q "deep.ptx:7:274: error: constant expression nested too deeply (limit 256)" "$tmp/err" ||
+    fail "deep: no nesting error: $(head -c 300 "$tmp/err")"
+
 # ---- Valid runs -------------------------------------------------------------------------------
 # Every scalar type, stored as gpurun stores it (expected/scalars.bin: 42 raw bytes).
 count=$((count + 1))
