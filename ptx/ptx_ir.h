@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "ptx/ptx_diag.h"
 
@@ -325,6 +326,15 @@ struct ptx_module {
     struct ptx_arena *arena; /* owns every allocation above */
     struct ptx_interner *names;
 };
+
+/* The largest PTX text Loom reads (256 MiB, as much as the fatbinary reader takes
+ * decompressed): the file readers and loom_module_load_text refuse more. */
+#define PTX_MAX_INPUT_BYTES ((size_t)256 << 20)
+
+/* Reads all of f, at most PTX_MAX_INPUT_BYTES (ptx_input.c). Returns the text (for the
+ * caller to free; not NUL-terminated) and its length, or NULL: with *out_too_big set when
+ * the input is larger than the limit, else after a read error or out of memory. */
+char *ptx_read_stream(FILE *f, size_t *out_len, bool *out_too_big);
 
 /* Module loading. Text need not be NUL-terminated. Diagnostics are appended to
  * *diags; the result is NULL when any error was reported. */

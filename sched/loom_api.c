@@ -397,6 +397,9 @@ enum loom_status loom_module_load_text(struct loom_device *dev, const char *text
                                        struct loom_module **out_mod)
 {
     if (!dev || !text || !out_mod) return fail(LOOM_ERR_INVALID_VALUE, "loom_module_load_text: NULL argument");
+    if (len > PTX_MAX_INPUT_BYTES)
+        return fail(LOOM_ERR_INVALID_VALUE, "%s: larger than the %zu MiB limit on PTX input", name ? name : "<ptx>",
+                    PTX_MAX_INPUT_BYTES >> 20);
     struct ptx_diags dg;
     ptx_diags_init(&dg);
     struct ptx_module *ir = ptx_parse(text, len, name ? name : "<ptx>", &dg);
@@ -442,20 +445,16 @@ enum loom_status loom_module_load_file(struct loom_device *dev, const char *path
     if (!dev || !path || !out_mod) return fail(LOOM_ERR_INVALID_VALUE, "loom_module_load_file: NULL argument");
     FILE *f = fopen(path, "rb");
     if (!f) return fail(LOOM_ERR_IO, "%s: %s", path, strerror(errno));
-    size_t cap = 1 << 16, len = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (len < cap) break;
-        char *nb = realloc(buf, cap *= 2);
-        if (!nb) { free(buf); buf = NULL; }
-        else buf = nb;
-    }
-    bool err = ferror(f);
+    size_t len;
+    bool too_big;
+    errno = 0;
+    char *buf = ptx_read_stream(f, &len, &too_big);
+    int err = errno;
     fclose(f);
-    if (!buf) return fail(LOOM_ERR_OUT_OF_MEMORY, "out of host memory");
-    if (err) { free(buf); return fail(LOOM_ERR_IO, "%s: read error", path); }
+    if (too_big) return fail(LOOM_ERR_INVALID_VALUE, "%s: larger than the %zu MiB limit on PTX input", path,
+                             PTX_MAX_INPUT_BYTES >> 20);
+    if (!buf && err == ENOMEM) return fail(LOOM_ERR_OUT_OF_MEMORY, "out of host memory");
+    if (!buf) return fail(LOOM_ERR_IO, "%s: %s", path, err ? strerror(err) : "read error");
     enum loom_status st = loom_module_load_text(dev, buf, len, path, out_mod);
     free(buf);
     return st;
