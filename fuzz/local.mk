@@ -10,7 +10,7 @@ FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=un
 FUZZ_PTX_SRC = $(srcdir)/fuzz/fuzz_ptx.c $(srcdir)/ptx/ptx_diag.c $(srcdir)/ptx/ptx_tables.c \
 	$(srcdir)/ptx/ptx_arena.c $(srcdir)/ptx/ptx_lex.c $(srcdir)/ptx/ptx_parse.c $(srcdir)/ptx/ptx_parse_decl.c \
 	$(srcdir)/ptx/ptx_parse_instr.c $(srcdir)/ptx/ptx_parse_util.c \
-	$(srcdir)/ptx/ptx_check.c $(srcdir)/ptx/ptx_cfg.c
+	$(srcdir)/ptx/ptx_check.c $(srcdir)/ptx/ptx_cfg.c $(srcdir)/ptx/ptx_limits.c
 fuzz/fuzz_ptx: $(FUZZ_PTX_SRC) $(srcdir)/ptx/ptx_ir.h $(srcdir)/ptx/ptx_mods.def $(srcdir)/ptx/ptx_ops.def
 	@mkdir -p fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) -std=gnu11 -I$(top_srcdir) -I$(top_builddir) -o $@ $(FUZZ_PTX_SRC) -lpthread

@@ -345,6 +345,22 @@ void ptx_module_free(struct ptx_module *m);
 bool ptx_check(struct ptx_module *m, struct ptx_diags *diags);
 bool ptx_analyze(struct ptx_module *m, struct ptx_diags *diags);
 
+/* Memory layout helpers (ptx_cfg.c), saturating at UINT64_MAX instead of wrapping:
+ * v rounded up to a multiple of a; a variable's alignment (declared, else natural);
+ * the size of a space of `size` bytes once s is placed after them. */
+uint64_t ptx_align_up(uint64_t v, uint64_t a);
+uint64_t ptx_sym_align(const struct ptx_symbol *s);
+uint64_t ptx_place_after(uint64_t size, const struct ptx_symbol *s);
+
+/* The sizes of the state spaces against the GPU's limits (ptx_limits.c; ptx_analyze runs
+ * it): a kernel's static shared memory, the module's constant bank, a thread's local
+ * memory, a kernel's parameters. Appends diagnostics; false on error. */
+#define PTX_MAX_STATIC_SHARED 0xc000u        /* 48 KiB, as ptxas allows a kernel */
+#define PTX_MAX_CONST_BANK 0x10000u          /* 64 KiB of .const per module */
+#define PTX_MAX_LOCAL ((uint32_t)512 << 10)   /* 512 KiB of local memory per thread */
+#define PTX_MAX_KERNEL_PARAMS 32764u         /* bytes of kernel parameters (Volta and later) */
+bool ptx_check_limits(const struct ptx_module *m, struct ptx_diags *diags);
+
 /* Divergence and lane-affine analysis (ptx_uniform.c) of an entry function,
  * per register of fn->regs: *uniform (true = the register holds the same
  * value in every lane of a warp wherever it is read) and the result, the
