@@ -527,10 +527,13 @@ void loom_kernel_attrs(const struct loom_kernel *k, struct loom_kernel_attrs *ou
     out->shared_bytes = k->fn->shared_bytes;
     out->local_bytes = k->fn->frame_bytes;
     out->param_bytes = k->param_bytes;
+    /* .maxntid and .reqntid bound the block's threads (the parser keeps each product
+     * within 1024); .reqntid's shape itself is checked at launch. */
     unsigned maxt = (unsigned)k->mod->dev->props.max_threads_per_block;
-    if (f->perf.maxntid[0]) {
-        unsigned t = f->perf.maxntid[0] * (f->perf.maxntid[1] ? f->perf.maxntid[1] : 1) *
-                     (f->perf.maxntid[2] ? f->perf.maxntid[2] : 1);
+    const uint32_t *bound[2] = { f->perf.maxntid, f->perf.reqntid };
+    for (int b = 0; b < 2; b++) {
+        if (!bound[b][0]) continue;
+        unsigned t = bound[b][0] * (bound[b][1] ? bound[b][1] : 1) * (bound[b][2] ? bound[b][2] : 1);
         if (t < maxt) maxt = t;
     }
     out->max_threads_per_block = maxt;
@@ -712,6 +715,13 @@ static enum loom_status check_config(struct loom_device *dev, struct loom_kernel
             return fail(LOOM_ERR_INVALID_CONFIG, "launch of '%s': grid dimension %c is %u, the device allows %d",
                         k->ir->name, "xyz"[i], cfg->grid[i], p->max_grid_dim[i]);
     }
+    /* PTX ISA .reqntid: a launch with another block shape fails, as on the GPU. */
+    const uint32_t *req = k->ir->perf.reqntid;
+    if (req[0] && (cfg->block[0] != req[0] || cfg->block[1] != (req[1] ? req[1] : 1) ||
+                   cfg->block[2] != (req[2] ? req[2] : 1)))
+        return fail(LOOM_ERR_INVALID_CONFIG, "launch of '%s': block %u,%u,%u, but the kernel's .reqntid requires "
+                    "%u,%u,%u", k->ir->name, cfg->block[0], cfg->block[1], cfg->block[2], req[0],
+                    req[1] ? req[1] : 1, req[2] ? req[2] : 1);
     struct loom_kernel_attrs at;
     loom_kernel_attrs(k, &at);
     if (threads > at.max_threads_per_block)

@@ -184,7 +184,7 @@ struct loom_kernel_attrs {
     size_t local_bytes;         /* per thread */
     size_t const_bytes;
     size_t param_bytes;
-    unsigned max_threads_per_block;
+    unsigned max_threads_per_block;  /* the device's, lowered by .maxntid and .reqntid */
     unsigned ptx_version;       /* 10 * major + minor */
     unsigned sm;                /* .target */
     size_t max_dynamic_shared;  /* settable attribute */
@@ -219,7 +219,9 @@ enum loom_status loom_memset(struct loom_device *dev, uint64_t addr, int value, 
 enum loom_status loom_memset_async(struct loom_device *dev, uint64_t addr, int value, size_t n,
                                    struct loom_stream *stream);
 
-/* Launches. args[i] points at the value of parameter i (the CUDA convention). */
+/* Launches. args[i] points at the value of parameter i (the CUDA convention). A block
+ * shape the device or the kernel does not allow (more threads than .maxntid, another
+ * shape than .reqntid) is LOOM_ERR_INVALID_CONFIG. */
 struct loom_launch_config {
     unsigned grid[3];
     unsigned block[3];

@@ -61,6 +61,10 @@ err timeout_bad 2 one.ptx --grid 1 --block 1 --timeout -1 $A
 err flag_value 2 one.ptx --grid 1 --block 1 --stats=1 $A
 err unknown_device 2 one.ptx --grid 1 --block 1 --device nope $A
 err ptx_missing 2 missing.ptx --grid 1 --block 1 $A
+# .reqntid fixes the block's shape and .maxntid bounds its threads, as on the GPU
+err reqntid_shape 2 bounds.ptx --kernel req --grid 1 --block 32,4
+err reqntid_threads 2 bounds.ptx --kernel req --grid 1 --block 256
+err maxntid_threads 2 bounds.ptx --kernel maxn --grid 1 --block 16,16
 
 # ---- Choosing the kernel ---------------------------------------------------------------
 err unknown_kernel 2 two.ptx --kernel nope --grid 1 --block 1
@@ -162,6 +166,14 @@ count=$((count + 1))
     >"$tmp/out" 2>"$tmp/err" || fail "fill: exit status $?: $(cat "$tmp/err")"
 printf '\040\000\000\000\040\000\000\000\040\000\000\000' >"$tmp/want"
 cmp -s "$tmp/fill.bin" "$tmp/want" || fail "fill: bytes differ: $(od -An -tx1 "$tmp/fill.bin")"
+
+# The shapes that .reqntid and .maxntid allow.
+count=$((count + 1))
+"$LOOM" run bounds.ptx --kernel req --grid 2 --block 64,2 >"$tmp/out" 2>"$tmp/err" ||
+    fail "reqntid: exit status $?: $(cat "$tmp/err")"
+count=$((count + 1))
+"$LOOM" run bounds.ptx --kernel maxn --grid 2 --block 8,4,4 >"$tmp/out" 2>"$tmp/err" ||
+    fail "maxntid: exit status $?: $(cat "$tmp/err")"
 
 # Kernel printf goes to stdout; -v and --stats report on stderr.
 count=$((count + 1))
