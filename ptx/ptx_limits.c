@@ -169,7 +169,8 @@ static void ptx_kernel_shared(struct ptx_limits *l, uint32_t ki)
     if (l->oom)
         return;
     uint64_t total = 0;
-    qsort(l->vars.v, l->vars.n, sizeof *l->vars.v, ptx_u32_cmp);
+    if (l->vars.n)
+        qsort(l->vars.v, l->vars.n, sizeof *l->vars.v, ptx_u32_cmp);
     for (size_t i = 0; i < l->vars.n; i++)
         ptx_add_shared(l, m->funcs[ki], m->globals[l->vars.v[i]], &total);
     for (size_t q = 0; q < l->queue.n; q++) {
