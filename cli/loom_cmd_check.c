@@ -1,5 +1,6 @@
 /* loom_cmd_check.c -- `loom check [--verbose] FILE.ptx...`: parse, check and analyse
  * PTX files; print diagnostics, and with --verbose the resources and CFG per function. */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,33 +9,26 @@
 #include "cli/loom_cli.h"
 #include "ptx/ptx_ir.h"
 
-/* Reads a whole file (or stdin for "-"); NULL with errno set on failure. */
+/* Reads a whole file (or stdin for "-") of at most PTX_MAX_INPUT_BYTES; NULL after
+ * printing why not. */
 static char *loom_read_file(const char *path, size_t *out_len)
 {
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-    if (!f)
+    if (!f) {
+        fprintf(stderr, "loom check: cannot read '%s': %s\n", path, strerror(errno));
         return NULL;
-    size_t cap = 1 << 16, len = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        size_t n = fread(buf + len, 1, cap - len, f);
-        len += n;
-        if (len < cap) {
-            if (ferror(f)) {
-                free(buf);
-                buf = NULL;
-            }
-            break;
-        }
-        cap *= 2;
-        char *nb = realloc(buf, cap);
-        if (!nb)
-            free(buf);
-        buf = nb;
     }
+    bool too_big;
+    errno = 0;
+    char *buf = ptx_read_stream(f, out_len, &too_big);
+    int err = errno;
     if (f != stdin)
         fclose(f);
-    *out_len = len;
+    if (too_big)
+        fprintf(stderr, "loom check: %s: larger than the %zu MiB limit on PTX input\n", path,
+                PTX_MAX_INPUT_BYTES >> 20);
+    else if (!buf)
+        fprintf(stderr, "loom check: cannot read '%s': %s\n", path, err ? strerror(err) : "read error");
     return buf;
 }
 
@@ -193,10 +187,8 @@ static bool loom_check_file(const char *path, bool verbose)
 {
     size_t len = 0;
     char *text = loom_read_file(path, &len);
-    if (!text) {
-        fprintf(stderr, "loom check: cannot read '%s'\n", path);
+    if (!text)
         return false;
-    }
     struct ptx_diags d;
     ptx_diags_init(&d);
     struct ptx_module *m = ptx_parse(text, len, path, &d);

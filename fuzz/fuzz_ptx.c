@@ -1,8 +1,11 @@
-/* fuzz_ptx.c -- libFuzzer harness for the PTX front end: any input must parse,
- * check and analyse without a crash, leak or undefined behaviour. */
+/* fuzz_ptx.c -- libFuzzer harness for the PTX front end: any input must parse, check,
+ * analyse (the uniformity analysis of each kernel too) and have its function names
+ * demangled without a crash, leak or undefined behaviour. */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
+#include "ptx/ptx_demangle.h"
 #include "ptx/ptx_ir.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -16,10 +19,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         ptx_check(m, &d);
         ptx_analyze(m, &d);
         for (uint32_t i = 0; i < m->nfuncs; i++) {
-            char buf[64];
+            char buf[256];
             const struct ptx_func *f = m->funcs[i];
             for (uint32_t k = 0; k < f->ninstrs; k++)
                 ptx_instr_name(&f->instrs[k], buf, sizeof buf);
+            if (f->name)
+                ptx_demangle(f->name, buf, sizeof buf);
+            if (f->is_entry && !f->is_decl && f->blocks) {
+                bool *uniform = NULL;
+                free(ptx_lane_strides(f, &uniform));
+                free(uniform);
+            }
         }
     }
     ptx_module_free(m);

@@ -6,13 +6,17 @@
 #include "ptx/ptx_arena.h"
 #include "ptx/ptx_ir.h"
 
-static uint64_t ptx_align_up(uint64_t v, uint64_t a)
+/* v rounded up to a multiple of a; UINT64_MAX when that does not fit. */
+uint64_t ptx_align_up(uint64_t v, uint64_t a)
 {
-    return a > 1 ? (v + a - 1) / a * a : v;
+    if (a <= 1)
+        return v;
+    uint64_t r = v % a;
+    return r == 0 ? v : v > UINT64_MAX - (a - r) ? UINT64_MAX : v + (a - r);
 }
 
 /* Alignment of a variable: the declared one, else its element size. */
-static uint64_t ptx_sym_align(const struct ptx_symbol *s)
+uint64_t ptx_sym_align(const struct ptx_symbol *s)
 {
     if (s->align)
         return s->align;
@@ -20,11 +24,19 @@ static uint64_t ptx_sym_align(const struct ptx_symbol *s)
     return a ? a : 1;
 }
 
+/* The size of a space after s is placed at the next aligned offset of one of *size
+ * bytes; UINT64_MAX (and no wrap-around) when that does not fit 64 bits. */
+uint64_t ptx_place_after(uint64_t size, const struct ptx_symbol *s)
+{
+    uint64_t at = ptx_align_up(size, ptx_sym_align(s));
+    return at > UINT64_MAX - s->size ? UINT64_MAX : at + s->size;
+}
+
 /* Places s at the next aligned offset of a space whose size is *size. */
 static void ptx_place(struct ptx_symbol *s, uint64_t *size)
 {
     s->offset = ptx_align_up(*size, ptx_sym_align(s));
-    *size = s->offset + s->size;
+    *size = ptx_place_after(*size, s);
 }
 
 /* Does instruction `in` end its block, and can control fall through it? */
@@ -293,7 +305,6 @@ static uint64_t ptx_layout_params(struct ptx_symbol **ps, uint32_t n)
 
 bool ptx_analyze(struct ptx_module *m, struct ptx_diags *diags)
 {
-    (void)diags;
     /* Module-scope layout per space; .shared variables come first in every CTA. */
     uint64_t space_size[PTX_SPACE_COUNT_] = { 0 };
     for (uint32_t i = 0; i < m->nglobals; i++) {
@@ -342,5 +353,5 @@ bool ptx_analyze(struct ptx_module *m, struct ptx_diags *diags)
             free(succ[b].v);
         free(succ);
     }
-    return true;
+    return ptx_check_limits(m, diags);
 }

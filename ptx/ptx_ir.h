@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "ptx/ptx_diag.h"
 
@@ -326,6 +327,15 @@ struct ptx_module {
     struct ptx_interner *names;
 };
 
+/* The largest PTX text Loom reads (256 MiB, as much as the fatbinary reader takes
+ * decompressed): the file readers and loom_module_load_text refuse more. */
+#define PTX_MAX_INPUT_BYTES ((size_t)256 << 20)
+
+/* Reads all of f, at most PTX_MAX_INPUT_BYTES (ptx_input.c). Returns the text (for the
+ * caller to free; not NUL-terminated) and its length, or NULL: with *out_too_big set when
+ * the input is larger than the limit, else after a read error or out of memory. */
+char *ptx_read_stream(FILE *f, size_t *out_len, bool *out_too_big);
+
 /* Module loading. Text need not be NUL-terminated. Diagnostics are appended to
  * *diags; the result is NULL when any error was reported. */
 struct ptx_module *ptx_parse(const char *text, size_t len, const char *path, struct ptx_diags *diags);
@@ -334,6 +344,22 @@ void ptx_module_free(struct ptx_module *m);
 /* Semantic checks and analysis; both append diagnostics and return false on error. */
 bool ptx_check(struct ptx_module *m, struct ptx_diags *diags);
 bool ptx_analyze(struct ptx_module *m, struct ptx_diags *diags);
+
+/* Memory layout helpers (ptx_cfg.c), saturating at UINT64_MAX instead of wrapping:
+ * v rounded up to a multiple of a; a variable's alignment (declared, else natural);
+ * the size of a space of `size` bytes once s is placed after them. */
+uint64_t ptx_align_up(uint64_t v, uint64_t a);
+uint64_t ptx_sym_align(const struct ptx_symbol *s);
+uint64_t ptx_place_after(uint64_t size, const struct ptx_symbol *s);
+
+/* The sizes of the state spaces against the GPU's limits (ptx_limits.c; ptx_analyze runs
+ * it): a kernel's static shared memory, the module's constant bank, a thread's local
+ * memory, a kernel's parameters. Appends diagnostics; false on error. */
+#define PTX_MAX_STATIC_SHARED 0xc000u        /* 48 KiB, as ptxas allows a kernel */
+#define PTX_MAX_CONST_BANK 0x10000u          /* 64 KiB of .const per module */
+#define PTX_MAX_LOCAL ((uint32_t)512 << 10)   /* 512 KiB of local memory per thread */
+#define PTX_MAX_KERNEL_PARAMS 32764u         /* bytes of kernel parameters (Volta and later) */
+bool ptx_check_limits(const struct ptx_module *m, struct ptx_diags *diags);
 
 /* Divergence and lane-affine analysis (ptx_uniform.c) of an entry function,
  * per register of fn->regs: *uniform (true = the register holds the same

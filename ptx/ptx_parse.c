@@ -131,19 +131,63 @@ static void ptx_parse_pragma(struct ptx_parser *ps)
         ptx_skip_statement(ps);
 }
 
-/* Up to three comma-separated dimensions (.maxntid x[, y[, z]]). */
-static void ptx_parse_dims3(struct ptx_parser *ps, uint32_t out[3])
+/* The most threads a block (CTA) may have on any GPU since Fermi: the bound on the product
+ * of .maxntid and of .reqntid (PTX ISA "Performance-Tuning Directives"). */
+#define PTX_MAX_BLOCK_THREADS 1024u
+
+/* Whether a directive's value is at least 1 and fits 32 bits; reports it when not. */
+static bool ptx_count_ok(struct ptx_parser *ps, const char *dir, const char *what, uint64_t v, uint32_t line,
+                         uint32_t col)
 {
+    if (v == 0)
+        ptx_error_at(ps, line, col, "'%s' %s must be at least 1", dir, what);
+    else if (v > UINT32_MAX)
+        ptx_error_at(ps, line, col, "'%s' %s %llu does not fit 32 bits", dir, what, (unsigned long long)v);
+    return v && v <= UINT32_MAX;
+}
+
+/* Up to three comma-separated dimensions (.maxntid x[, y[, z]]), each at least 1 and, when
+ * max_product is not 0, with a product of at most max_product. out is left alone after an
+ * error. The directive's token is current. */
+static void ptx_parse_dims3(struct ptx_parser *ps, uint32_t out[3], uint64_t max_product)
+{
+    const char *dir = ptx_name(ps, ps->tok.id);
+    uint32_t line = ps->tok.line, col = ps->tok.col;
     ptx_next(ps);
-    out[0] = out[1] = out[2] = 1;
+    uint64_t v[3] = { 1, 1, 1 }, product = 1;
+    bool ok = true;
     for (int i = 0; i < 3; i++) {
-        uint64_t v;
-        if (!ptx_parse_uint(ps, "dimension", &v))
+        uint32_t vline = ps->tok.line, vcol = ps->tok.col;
+        if (!ptx_parse_uint(ps, "dimension", &v[i]))
             return;
-        out[i] = (uint32_t)v;
+        if (!ptx_count_ok(ps, dir, "dimension", v[i], vline, vcol))
+            ok = false;
+        product = v[i] && product > UINT64_MAX / v[i] ? UINT64_MAX : product * v[i];
         if (!ptx_accept(ps, ','))
-            return;
+            break;
     }
+    if (ok && max_product && product > max_product) {
+        ptx_error_at(ps, line, col, "'%s %llu, %llu, %llu' is %llu threads, more than the %llu a block may have",
+                     dir, (unsigned long long)v[0], (unsigned long long)v[1], (unsigned long long)v[2],
+                     (unsigned long long)product, (unsigned long long)max_product);
+        ok = false;
+    }
+    for (int i = 0; ok && i < 3; i++)
+        out[i] = (uint32_t)v[i];
+}
+
+/* A directive's single count (.maxnreg n, .minnctapersm n, ...): at least 1, and 32 bits.
+ * *out is left alone after an error. The directive's token is current. */
+static void ptx_parse_count(struct ptx_parser *ps, uint32_t *out)
+{
+    const char *dir = ptx_name(ps, ps->tok.id);
+    ptx_next(ps);
+    uint32_t line = ps->tok.line, col = ps->tok.col;
+    uint64_t v;
+    if (!ptx_parse_uint(ps, "count", &v))
+        return;
+    if (ptx_count_ok(ps, dir, "value", v, line, col))
+        *out = (uint32_t)v;
 }
 
 /* Performance-tuning directives between a function header and its body. */
@@ -153,29 +197,13 @@ static bool ptx_parse_perf(struct ptx_parser *ps, struct ptx_func *f)
         return false;
     uint64_t v = 0;
     switch (ptx_kw_of(ps, ps->tok.id)->dir) {
-    case DIR_MAXNTID: ptx_parse_dims3(ps, f->perf.maxntid); return true;
-    case DIR_REQNTID: ptx_parse_dims3(ps, f->perf.reqntid); return true;
-    case DIR_REQNCTAPERCLUSTER: ptx_parse_dims3(ps, f->perf.reqnctapercluster); return true;
-    case DIR_MINNCTAPERSM:
-        ptx_next(ps);
-        if (ptx_parse_uint(ps, "count", &v))
-            f->perf.minnctapersm = (uint32_t)v;
-        return true;
-    case DIR_MAXNCTAPERSM:
-        ptx_next(ps);
-        if (ptx_parse_uint(ps, "count", &v))
-            f->perf.maxnctapersm = (uint32_t)v;
-        return true;
-    case DIR_MAXNREG:
-        ptx_next(ps);
-        if (ptx_parse_uint(ps, "count", &v))
-            f->perf.maxnreg = (uint32_t)v;
-        return true;
-    case DIR_MAXCLUSTERRANK:
-        ptx_next(ps);
-        if (ptx_parse_uint(ps, "count", &v))
-            f->perf.maxclusterrank = (uint32_t)v;
-        return true;
+    case DIR_MAXNTID: ptx_parse_dims3(ps, f->perf.maxntid, PTX_MAX_BLOCK_THREADS); return true;
+    case DIR_REQNTID: ptx_parse_dims3(ps, f->perf.reqntid, PTX_MAX_BLOCK_THREADS); return true;
+    case DIR_REQNCTAPERCLUSTER: ptx_parse_dims3(ps, f->perf.reqnctapercluster, 0); return true;
+    case DIR_MINNCTAPERSM: ptx_parse_count(ps, &f->perf.minnctapersm); return true;
+    case DIR_MAXNCTAPERSM: ptx_parse_count(ps, &f->perf.maxnctapersm); return true;
+    case DIR_MAXNREG: ptx_parse_count(ps, &f->perf.maxnreg); return true;
+    case DIR_MAXCLUSTERRANK: ptx_parse_count(ps, &f->perf.maxclusterrank); return true;
     case DIR_NORETURN: f->perf.noreturn = true; ptx_next(ps); return true;
     case DIR_EXPLICITCLUSTER: f->perf.explicitcluster = true; ptx_next(ps); return true;
     case DIR_BLOCKSAREC: ptx_next(ps); return true;
@@ -322,10 +350,13 @@ fail:
     ptx_skip_statement(ps);
 }
 
+/* How deep `{ }` scopes may nest in a function body (the body's own braces included). */
+#define PTX_MAX_SCOPES 64
+
 /* Statements of a function body up to the closing '}' of the body. */
 static void ptx_parse_body(struct ptx_parser *ps)
 {
-    size_t marks[64];
+    size_t marks[PTX_MAX_SCOPES];
     int nmarks = 0;
     ptx_scope_open(ps, &marks[nmarks++]);
     ptx_next(ps); /* '{' */
@@ -343,8 +374,8 @@ static void ptx_parse_body(struct ptx_parser *ps)
             continue;
         }
         if (k == '{') {
-            if (nmarks == 64) {
-                ERR_TOK(ps, "scopes nested too deeply");
+            if (nmarks == PTX_MAX_SCOPES) {
+                ERR_TOK(ps, "scopes nested too deeply (limit %d)", PTX_MAX_SCOPES);
                 ptx_skip_group(ps);
                 continue;
             }

@@ -270,25 +270,47 @@ static bool ptx_parse_init_elem(struct ptx_parser *ps, enum ptx_type t, struct p
     return true;
 }
 
-/* Initialiser list with nested braces, flattened in row-major order. */
+static bool ptx_parse_init_list(struct ptx_parser *ps, enum ptx_type t, struct ptx_vec *out);
+
+/* The elements of a braced list after its '{', up to and past its '}' (after an error
+ * too, so that the enclosing lists and the statement stay in step). */
+static bool ptx_parse_init_braces(struct ptx_parser *ps, enum ptx_type t, struct ptx_vec *out)
+{
+    if (ptx_accept(ps, '}'))
+        return true;
+    for (;;) {
+        if (!ptx_parse_init_list(ps, t, out))
+            break;
+        if (ptx_accept(ps, ','))
+            continue;
+        if (ptx_accept(ps, '}'))
+            return true;
+        ptx_expected(ps, "'}' or ','");
+        break;
+    }
+    ptx_skip_to_close(ps);
+    return false;
+}
+
+/* Initialiser list with nested braces, flattened in row-major order; each brace is one
+ * level of PTX_MAX_NESTING. */
 static bool ptx_parse_init_list(struct ptx_parser *ps, enum ptx_type t, struct ptx_vec *out)
 {
     if (ps->tok.kind != '{')
         return ptx_parse_init_elem(ps, t, out);
+    if (!ptx_nest_enter(ps, "initializer"))
+        return false;
     ptx_next(ps);
-    if (ps->tok.kind == '}') {
-        ptx_next(ps);
-        return true;
-    }
-    for (;;) {
-        if (!ptx_parse_init_list(ps, t, out))
-            return false;
-        if (ps->tok.kind == ',') {
-            ptx_next(ps);
-            continue;
-        }
-        return ptx_expect(ps, '}', "'}' or ','");
-    }
+    bool ok = ptx_parse_init_braces(ps, t, out);
+    ps->nesting--;
+    return ok;
+}
+
+/* a * b, or UINT64_MAX when the product does not fit 64 bits (array sizes). */
+static uint64_t ptx_mul_sat(uint64_t a, uint64_t b)
+{
+    uint64_t r;
+    return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
 }
 
 /* Parses "name[<N>][dims][= init]" items after attributes for one declaration
@@ -382,20 +404,23 @@ bool ptx_parse_declarators(struct ptx_parser *ps, enum ptx_space space, enum ptx
                     if (!ok)
                         return false;
                     if (unsized && s->ndims && s->dims[0] == 0) {
-                        uint64_t inner = 1;
+                        uint64_t inner = 1, elems = s->ninit / s->vec;
                         for (uint32_t d = 1; d < s->ndims; d++)
-                            inner *= s->dims[d] ? s->dims[d] : 1;
-                        s->dims[0] = (s->ninit / s->vec + inner - 1) / inner;
+                            inner = ptx_mul_sat(inner, s->dims[d] ? s->dims[d] : 1);
+                        s->dims[0] = elems / inner + (elems % inner != 0);
                     }
                 }
             }
             uint64_t n = 1;
             for (uint32_t d = 0; d < s->ndims; d++)
-                n *= s->dims[d];
+                n = ptx_mul_sat(n, s->dims[d]);
             unsigned esz = ptx_type_size(a->type);
             if (a->type == PTX_T_PRED)
                 esz = 1;
-            s->size = n * esz * a->vec;
+            s->size = ptx_mul_sat(n, (uint64_t)esz * a->vec);
+            if (s->size == UINT64_MAX)
+                ptx_error_at(ps, loc.line, loc.col, "'%s' is too large: its size in bytes overflows 64 bits",
+                             s->name);
             uint64_t cap = s->ndims ? n * a->vec : a->vec;
             if (s->ninit > cap && !(s->ndims && s->dims[0] == 0)) {
                 ptx_error_at(ps, loc.line, loc.col, "too many initializers for '%s' (%u, room for %llu)",

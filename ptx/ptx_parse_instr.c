@@ -34,7 +34,7 @@ int32_t ptx_label_ref(struct ptx_parser *ps, uint32_t id, struct ptx_loc loc, bo
 static bool ptx_parse_operand(struct ptx_parser *ps, struct ptx_operand *op);
 
 /* Pushes operands separated by ',' until `close` onto the scratch stack and
- * moves them into the arena as op's elems. */
+ * moves them into the arena as op's elems. After an error it skips past `close`. */
 static bool ptx_parse_elem_list(struct ptx_parser *ps, int close, struct ptx_operand *op)
 {
     size_t base = ps->opstack.n;
@@ -54,6 +54,8 @@ static bool ptx_parse_elem_list(struct ptx_parser *ps, int close, struct ptx_ope
     }
     if (ok)
         ok = ptx_expect(ps, close, close == '}' ? "'}' or ','" : close == ')' ? "')' or ','" : "']'");
+    if (!ok)
+        ptx_skip_to_close(ps);
     size_t n = ps->opstack.n - base;
     if (n > UINT16_MAX) {
         ptx_error_at(ps, op->loc.line, op->loc.col, "too many elements");
@@ -216,12 +218,9 @@ static bool ptx_parse_address(struct ptx_parser *ps, struct ptx_operand *op)
     return ptx_expect(ps, ']', "']'");
 }
 
-static bool ptx_parse_operand(struct ptx_parser *ps, struct ptx_operand *op)
+/* ptx_parse_operand inside its level of nesting. */
+static bool ptx_parse_operand_at(struct ptx_parser *ps, struct ptx_operand *op)
 {
-    memset(op, 0, sizeof *op);
-    op->loc = ptx_tok_loc(ps);
-    op->reg = -1;
-    op->label = -1;
     switch (ps->tok.kind) {
     case '!':
         ptx_next(ps);
@@ -291,6 +290,21 @@ static bool ptx_parse_operand(struct ptx_parser *ps, struct ptx_operand *op)
         ptx_expected(ps, "operand");
         return false;
     }
+}
+
+/* One operand. '!' and the braces of vectors and address lists recurse, a level of
+ * PTX_MAX_NESTING each; so does every pass that later walks an operand's elements. */
+static bool ptx_parse_operand(struct ptx_parser *ps, struct ptx_operand *op)
+{
+    memset(op, 0, sizeof *op);
+    op->loc = ptx_tok_loc(ps);
+    op->reg = -1;
+    op->label = -1;
+    if (!ptx_nest_enter(ps, "operand"))
+        return false;
+    bool ok = ptx_parse_operand_at(ps, op);
+    ps->nesting--;
+    return ok;
 }
 
 /* ---- instructions -------------------------------------------------------- */

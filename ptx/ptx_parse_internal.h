@@ -87,7 +87,13 @@ struct ptx_parser {
     uint32_t cu_line, cu_col;
     bool in_branch;                  /* operand of bra/brx: unknown names are labels */
     bool no_labels;                  /* address base: unknown names are errors, not labels */
+    uint32_t nesting;                /* recursion depth of expressions, operands, initialisers */
 };
+
+/* How deep constant expressions (parentheses and unary operators), operands ('!', vector
+ * braces) and initialiser braces may nest, together: the parser recurses once per level,
+ * and a hostile file must not run it out of stack. Real PTX nests a few levels. */
+#define PTX_MAX_NESTING 256
 
 /* Declaration attributes before the name: .align N, .ptr, .vN, type, and the
  * space of a .ptr (.global/.shared/.const/.local). */
@@ -159,9 +165,11 @@ const char *ptx_tok_desc(struct ptx_parser *ps, char *buf, size_t size);
 void ptx_expected(struct ptx_parser *ps, const char *what);
 bool ptx_expect(struct ptx_parser *ps, int kind, const char *what);
 void ptx_skip_statement(struct ptx_parser *ps);
+void ptx_skip_to_close(struct ptx_parser *ps);
 bool ptx_bind_name(struct ptx_parser *ps, uint32_t id, int32_t reg, struct ptx_symbol *sym);
 void ptx_scope_open(struct ptx_parser *ps, size_t *out_mark);
 void ptx_scope_close(struct ptx_parser *ps, size_t mark);
+bool ptx_nest_enter(struct ptx_parser *ps, const char *what);
 bool ptx_cexpr(struct ptx_parser *ps, int prec, int64_t *out);
 bool ptx_cexpr_primary(struct ptx_parser *ps, int64_t *out);
 bool ptx_parse_uint(struct ptx_parser *ps, const char *what, uint64_t *out);

@@ -123,6 +123,27 @@ void ptx_skip_statement(struct ptx_parser *ps)
     }
 }
 
+/* Error recovery inside a bracketed list ({...}, [...], (...)): skips past the close of
+ * the innermost open bracket, over nested ones; stops before a ';' or at end of file. */
+void ptx_skip_to_close(struct ptx_parser *ps)
+{
+    int depth = 0;
+    for (;;) {
+        int k = ps->tok.kind;
+        if (k == PTX_TK_EOF || k == ';')
+            return;
+        if (k == '{' || k == '[' || k == '(') {
+            depth++;
+        } else if (k == '}' || k == ']' || k == ')') {
+            if (depth-- == 0) {
+                ptx_next(ps);
+                return;
+            }
+        }
+        ptx_next(ps);
+    }
+}
+
 void ptx_grow_ids(struct ptx_parser *ps)
 {
     uint32_t need = ptx_interner_count(ps->names);
@@ -243,7 +264,21 @@ void ptx_scope_close(struct ptx_parser *ps, size_t mark)
 
 /* ---- constant expressions ------------------------------------------------ */
 
-bool ptx_cexpr_primary(struct ptx_parser *ps, int64_t *out)
+/* Enters one more level of a recursive construct (`what` names it in the error); false,
+ * after an error at the current token, past PTX_MAX_NESTING. A true return is paired
+ * with ps->nesting-- when the level is left. */
+bool ptx_nest_enter(struct ptx_parser *ps, const char *what)
+{
+    if (ps->nesting >= PTX_MAX_NESTING) {
+        ERR_TOK(ps, "%s nested too deeply (limit %d)", what, PTX_MAX_NESTING);
+        return false;
+    }
+    ps->nesting++;
+    return true;
+}
+
+/* ptx_cexpr_primary inside its level of nesting. */
+static bool ptx_cexpr_term(struct ptx_parser *ps, int64_t *out)
 {
     int k = ps->tok.kind;
     if (k == PTX_TK_INT) {
@@ -267,6 +302,17 @@ bool ptx_cexpr_primary(struct ptx_parser *ps, int64_t *out)
     }
     ptx_expected(ps, "integer constant");
     return false;
+}
+
+/* An integer, a unary operator and its operand, or a parenthesised expression: each
+ * unary operator and parenthesis is one level of PTX_MAX_NESTING. */
+bool ptx_cexpr_primary(struct ptx_parser *ps, int64_t *out)
+{
+    if (!ptx_nest_enter(ps, "constant expression"))
+        return false;
+    bool ok = ptx_cexpr_term(ps, out);
+    ps->nesting--;
+    return ok;
 }
 
 /* Binary operator precedence (higher binds tighter), or -1. */

@@ -453,6 +453,9 @@ enum loom_status loom_module_load_text(struct loom_device *dev, const char *text
                                        struct loom_module **out_mod)
 {
     if (!dev || !text || !out_mod) return fail(LOOM_ERR_INVALID_VALUE, "loom_module_load_text: NULL argument");
+    if (len > PTX_MAX_INPUT_BYTES)
+        return fail(LOOM_ERR_INVALID_VALUE, "%s: larger than the %zu MiB limit on PTX input", name ? name : "<ptx>",
+                    PTX_MAX_INPUT_BYTES >> 20);
     struct ptx_diags dg;
     ptx_diags_init(&dg);
     struct ptx_module *ir = ptx_parse(text, len, name ? name : "<ptx>", &dg);
@@ -498,20 +501,16 @@ enum loom_status loom_module_load_file(struct loom_device *dev, const char *path
     if (!dev || !path || !out_mod) return fail(LOOM_ERR_INVALID_VALUE, "loom_module_load_file: NULL argument");
     FILE *f = fopen(path, "rb");
     if (!f) return fail(LOOM_ERR_IO, "%s: %s", path, strerror(errno));
-    size_t cap = 1 << 16, len = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (len < cap) break;
-        char *nb = realloc(buf, cap *= 2);
-        if (!nb) { free(buf); buf = NULL; }
-        else buf = nb;
-    }
-    bool err = ferror(f);
+    size_t len;
+    bool too_big;
+    errno = 0;
+    char *buf = ptx_read_stream(f, &len, &too_big);
+    int err = errno;
     fclose(f);
-    if (!buf) return fail(LOOM_ERR_OUT_OF_MEMORY, "out of host memory");
-    if (err) { free(buf); return fail(LOOM_ERR_IO, "%s: read error", path); }
+    if (too_big) return fail(LOOM_ERR_INVALID_VALUE, "%s: larger than the %zu MiB limit on PTX input", path,
+                             PTX_MAX_INPUT_BYTES >> 20);
+    if (!buf && err == ENOMEM) return fail(LOOM_ERR_OUT_OF_MEMORY, "out of host memory");
+    if (!buf) return fail(LOOM_ERR_IO, "%s: %s", path, err ? strerror(err) : "read error");
     enum loom_status st = loom_module_load_text(dev, buf, len, path, out_mod);
     free(buf);
     return st;
@@ -584,10 +583,13 @@ void loom_kernel_attrs(const struct loom_kernel *k, struct loom_kernel_attrs *ou
     out->shared_bytes = k->fn->shared_bytes;
     out->local_bytes = k->fn->frame_bytes;
     out->param_bytes = k->param_bytes;
+    /* .maxntid and .reqntid bound the block's threads (the parser keeps each product
+     * within 1024); .reqntid's shape itself is checked at launch. */
     unsigned maxt = (unsigned)k->mod->dev->props.max_threads_per_block;
-    if (f->perf.maxntid[0]) {
-        unsigned t = f->perf.maxntid[0] * (f->perf.maxntid[1] ? f->perf.maxntid[1] : 1) *
-                     (f->perf.maxntid[2] ? f->perf.maxntid[2] : 1);
+    const uint32_t *bound[2] = { f->perf.maxntid, f->perf.reqntid };
+    for (int b = 0; b < 2; b++) {
+        if (!bound[b][0]) continue;
+        unsigned t = bound[b][0] * (bound[b][1] ? bound[b][1] : 1) * (bound[b][2] ? bound[b][2] : 1);
         if (t < maxt) maxt = t;
     }
     out->max_threads_per_block = maxt;
@@ -783,6 +785,13 @@ static enum loom_status check_config(struct loom_device *dev, struct loom_kernel
             return fail(LOOM_ERR_INVALID_CONFIG, "launch of '%s': grid dimension %c is %u, the device allows %d",
                         k->ir->name, "xyz"[i], cfg->grid[i], p->max_grid_dim[i]);
     }
+    /* PTX ISA .reqntid: a launch with another block shape fails, as on the GPU. */
+    const uint32_t *req = k->ir->perf.reqntid;
+    if (req[0] && (cfg->block[0] != req[0] || cfg->block[1] != (req[1] ? req[1] : 1) ||
+                   cfg->block[2] != (req[2] ? req[2] : 1)))
+        return fail(LOOM_ERR_INVALID_CONFIG, "launch of '%s': block %u,%u,%u, but the kernel's .reqntid requires "
+                    "%u,%u,%u", k->ir->name, cfg->block[0], cfg->block[1], cfg->block[2], req[0],
+                    req[1] ? req[1] : 1, req[2] ? req[2] : 1);
     struct loom_kernel_attrs at;
     loom_kernel_attrs(k, &at);
     if (threads > at.max_threads_per_block)

@@ -20,6 +20,8 @@ EXTRA_DIST += tests/ptx/run-bad.sh tests/ptx/bad tests/ptx/good
 # cli/loom_cmd_run.c: argument errors (golden messages) and valid runs
 TESTS += tests/cli/run-args.sh
 EXTRA_DIST += tests/cli
+# ptx/ptx_input.c: PTX input over the 256 MiB limit (/dev/zero, pipes, large files) is refused
+TESTS += tests/cli/input-limit.sh
 # runtime/rt_fatbin.c, runtime/rt_link.c: the fatbinary reader and the -rdc PTX linker
 tests_unit_check_loom_SOURCES += tests/unit/check_rt_fatbin.c
 tests_unit_check_loom_LDADD += runtime/librtfatbin.la

@@ -143,7 +143,8 @@ bool loom_device_interrupt(struct loom_device *dev);
 enum loom_status loom_device_catch_sigint(struct loom_device *dev);
 
 /* Modules. `name` labels diagnostics (a file name). Diagnostics for a failed
- * load are in loom_device_error(). */
+ * load are in loom_device_error(). PTX text larger than 256 MiB is refused with
+ * LOOM_ERR_INVALID_VALUE (a file is read only up to that much). */
 enum loom_status loom_module_load_text(struct loom_device *dev, const char *text, size_t len,
                                        const char *name, struct loom_module **out_mod);
 enum loom_status loom_module_load_file(struct loom_device *dev, const char *path,
@@ -184,7 +185,7 @@ struct loom_kernel_attrs {
     size_t local_bytes;         /* per thread */
     size_t const_bytes;
     size_t param_bytes;
-    unsigned max_threads_per_block;
+    unsigned max_threads_per_block;  /* the device's, lowered by .maxntid and .reqntid */
     unsigned ptx_version;       /* 10 * major + minor */
     unsigned sm;                /* .target */
     size_t max_dynamic_shared;  /* settable attribute */
@@ -219,7 +220,9 @@ enum loom_status loom_memset(struct loom_device *dev, uint64_t addr, int value, 
 enum loom_status loom_memset_async(struct loom_device *dev, uint64_t addr, int value, size_t n,
                                    struct loom_stream *stream);
 
-/* Launches. args[i] points at the value of parameter i (the CUDA convention). */
+/* Launches. args[i] points at the value of parameter i (the CUDA convention). A block
+ * shape the device or the kernel does not allow (more threads than .maxntid, another
+ * shape than .reqntid) is LOOM_ERR_INVALID_CONFIG. */
 struct loom_launch_config {
     unsigned grid[3];
     unsigned block[3];

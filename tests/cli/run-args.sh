@@ -61,6 +61,10 @@ err timeout_bad 2 one.ptx --grid 1 --block 1 --timeout -1 $A
 err flag_value 2 one.ptx --grid 1 --block 1 --stats=1 $A
 err unknown_device 2 one.ptx --grid 1 --block 1 --device nope $A
 err ptx_missing 2 missing.ptx --grid 1 --block 1 $A
+# .reqntid fixes the block's shape and .maxntid bounds its threads, as on the GPU
+err reqntid_shape 2 bounds.ptx --kernel req --grid 1 --block 32,4
+err reqntid_threads 2 bounds.ptx --kernel req --grid 1 --block 256
+err maxntid_threads 2 bounds.ptx --kernel maxn --grid 1 --block 16,16
 
 # ---- Choosing the kernel ---------------------------------------------------------------
 err unknown_kernel 2 two.ptx --kernel nope --grid 1 --block 1
@@ -128,6 +132,20 @@ rc=$?
 [ "$rc" = 1 ] || fail "fault: exit status $rc, want 1"
 grep -q "^loom run: .*" "$tmp/err" && grep -q "oob" "$tmp/err" || fail "fault: report missing: $(cat "$tmp/err")"
 
+# ---- PTX that loom check refuses: the diagnostics and status 1, no crash ---------------------
+count=$((count + 1))
+{
+    printf '.version 8.7\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 %%r<2>;\n'
+    printf 'add.u32 %%r1, %%r0, '
+    awk 'BEGIN { for (i = 0; i < 50000; i++) printf "("; printf "1"; for (i = 0; i < 50000; i++) printf ")" }'
+    printf ';\nret;\n}\n'
+} >"$tmp/deep.ptx"
+"$LOOM" run "$tmp/deep.ptx" --grid 1 --block 1 >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" = 1 ] || fail "deep: exit status $rc, want 1"
+grep -q "deep.ptx:7:274: error: constant expression nested too deeply (limit 256)" "$tmp/err" ||
+    fail "deep: no nesting error: $(head -c 300 "$tmp/err")"
+
 # ---- Valid runs -------------------------------------------------------------------------------
 # Every scalar type, stored as gpurun stores it (expected/scalars.bin: 42 raw bytes).
 count=$((count + 1))
@@ -148,6 +166,14 @@ count=$((count + 1))
     >"$tmp/out" 2>"$tmp/err" || fail "fill: exit status $?: $(cat "$tmp/err")"
 printf '\040\000\000\000\040\000\000\000\040\000\000\000' >"$tmp/want"
 cmp -s "$tmp/fill.bin" "$tmp/want" || fail "fill: bytes differ: $(od -An -tx1 "$tmp/fill.bin")"
+
+# The shapes that .reqntid and .maxntid allow.
+count=$((count + 1))
+"$LOOM" run bounds.ptx --kernel req --grid 2 --block 64,2 >"$tmp/out" 2>"$tmp/err" ||
+    fail "reqntid: exit status $?: $(cat "$tmp/err")"
+count=$((count + 1))
+"$LOOM" run bounds.ptx --kernel maxn --grid 2 --block 8,4,4 >"$tmp/out" 2>"$tmp/err" ||
+    fail "maxntid: exit status $?: $(cat "$tmp/err")"
 
 # Kernel printf goes to stdout; -v and --stats report on stderr.
 count=$((count + 1))

@@ -1,6 +1,8 @@
 #!/bin/sh
 # run-bad.sh -- golden diagnostics: `loom check` on each tests/ptx/bad/NAME.ptx must exit 1
-# and print exactly NAME.expected. With --update, rewrites the .expected files instead.
+# and print exactly NAME.expected. A NAME.sh there is a generator: its standard output,
+# written to NAME.ptx in a scratch directory, is checked the same way (inputs too big to
+# commit). With --update, rewrites the .expected files instead.
 here=$(cd "$(dirname "$0")" && pwd)
 loom=${LOOM:-$PWD/loom}
 if [ ! -x "$loom" ]; then
@@ -10,12 +12,25 @@ fi
 update=no
 [ "$1" = "--update" ] && update=yes
 cd "$here/bad" || exit 99
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/loom-run-bad.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT INT TERM
 fail=0 n=0
-for ptx in *.ptx; do
-    name=${ptx%.ptx}
+for input in *.ptx *.sh; do
+    [ -f "$input" ] || continue
+    name=${input%.*}
     n=$((n + 1))
-    out=$("$loom" check "$ptx" 2>&1)
-    rc=$?
+    if [ "$input" = "$name.sh" ]; then
+        if ! sh "./$input" > "$tmp/$name.ptx"; then
+            echo "FAIL $name: generator $input failed"
+            fail=$((fail + 1))
+            continue
+        fi
+        out=$(cd "$tmp" && "$loom" check "$name.ptx" 2>&1)
+        rc=$?
+    else
+        out=$("$loom" check "$input" 2>&1)
+        rc=$?
+    fi
     if [ $update = yes ]; then
         printf '%s\n' "$out" > "$name.expected"
         continue

@@ -706,6 +706,44 @@ START_TEST(test_robust_prefixes)
 }
 END_TEST
 
+/* Constructs that recurse, as prefix, repeated unit, middle and suffix of a statement. */
+static const struct {
+    const char *before, *open, *middle, *close, *after;
+} nest_cases[] = {
+    { ".global .u32 x = ", "(", "1", ")", ";\n.entry k() { ret; }\n" },
+    { ".global .u32 x[1] = ", "{", "1", "}", ";\n.entry k() { ret; }\n" },
+    { ".global .u32 x = ", "~", "1", "", ";\n.entry k() { ret; }\n" },
+    { ".entry k() {\n.reg .pred %p<2>;\nnot.pred %p1, ", "!", "%p0", "", ";\nret;\n}\n" },
+    { ".entry k() {\n.reg .b32 %r<2>;\nmov.b32 %r1, ", "{", "%r0", "}", ";\nret;\n}\n" },
+    { ".entry k() {\n.reg .b32 %r<2>;\nadd.u32 %r1, %r0, ", "-", "1", "", ";\nret;\n}\n" },
+};
+
+/* Nesting up to PTX_MAX_NESTING (256) levels parses, and the passes that walk the result
+ * recursively (checker, analysis) run over it; one level more is a "nested too deeply"
+ * error, not a stack overflow. Each repeated unit is one level, and so is the innermost
+ * constant or operand. */
+START_TEST(test_nesting_limit)
+{
+    for (int depth = 254; depth <= 256; depth++) {
+        size_t cap = strlen(HDR) + 4096;
+        char *src = malloc(cap), *p = src;
+        p += sprintf(p, "%s%s", HDR, nest_cases[_i].before);
+        for (int i = 0; i < depth; i++)
+            p += sprintf(p, "%s", nest_cases[_i].open);
+        p += sprintf(p, "%s", nest_cases[_i].middle);
+        for (int i = 0; i < depth; i++)
+            p += sprintf(p, "%s", nest_cases[_i].close);
+        sprintf(p, "%s", nest_cases[_i].after);
+        struct parsed r;
+        parse_src(&r, src);
+        bool deep = strstr(r.text, "nested too deeply (limit 256)") != NULL;
+        ck_assert_msg(deep == (depth + 1 > 256), "depth %d: %s", depth, r.text);
+        parsed_free(&r);
+        free(src);
+    }
+}
+END_TEST
+
 /* Every .ptx of the corpus (tests/corpus/ptx) parses, checks and analyses cleanly. */
 START_TEST(test_corpus_clean)
 {
@@ -776,6 +814,7 @@ Suite *ptx_suite(void)
     tc = tcase_create("robustness");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_robust_prefixes);
+    tcase_add_loop_test(tc, test_nesting_limit, 0, sizeof nest_cases / sizeof nest_cases[0]);
     tcase_add_test(tc, test_corpus_clean);
     suite_add_tcase(s, tc);
     return s;

@@ -7,6 +7,7 @@
 
 #include <check.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "include/loom/loom.h"
@@ -206,6 +207,40 @@ START_TEST(test_mutations)
 }
 END_TEST
 
+/* Hostile names that nest deeply (a million pointer levels, 100,000 nested template
+ * arguments or packs) or that print exponentially through substitutions: the demangler
+ * recurses at most DM_MAX_DEPTH levels and prints into the caller's buffer only, so each
+ * comes back (kept, or a display name) without running out of stack. */
+static const struct { const char *prefix, *unit, *suffix; size_t count; } hostile[] = {
+    { "_Z1f", "P", "i", 1000000 },
+    { "_Z1f", "PKR", "i", 300000 },
+    { "_Z1fI", "1aI", "iE", 100000 },
+    { "_Z1fI", "J", "E", 100000 },
+    { "_Z1f", "N1a", "E", 100000 },
+    { "_Z1fI1aE", "S_IS_S_E", "v", 1000 },
+    { "_Z1f", "1aIS_S_E", "", 1000 },
+};
+
+START_TEST(test_hostile)
+{
+    size_t plen = strlen(hostile[_i].prefix), ulen = strlen(hostile[_i].unit), slen = strlen(hostile[_i].suffix);
+    size_t n = plen + ulen * hostile[_i].count + slen;
+    char *in = malloc(n + 1), *p = in;
+    ck_assert_ptr_nonnull(in);
+    memcpy(p, hostile[_i].prefix, plen);
+    p += plen;
+    for (size_t k = 0; k < hostile[_i].count; k++, p += ulen)
+        memcpy(p, hostile[_i].unit, ulen);
+    memcpy(p, hostile[_i].suffix, slen + 1);
+    char out[4096];
+    if (ptx_demangle(in, out, sizeof out))
+        ck_assert(strlen(out) < sizeof out);
+    else
+        ck_assert(strncmp(out, in, sizeof out - 1) == 0);
+    free(in);
+}
+END_TEST
+
 Suite *ptx_demangle_suite(void);
 
 Suite *ptx_demangle_suite(void)
@@ -219,6 +254,7 @@ Suite *ptx_demangle_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("robustness");
     tcase_add_loop_test(tc, test_mutations, 0, (int)(sizeof demangled / sizeof demangled[0]));
+    tcase_add_loop_test(tc, test_hostile, 0, (int)(sizeof hostile / sizeof hostile[0]));
     suite_add_tcase(s, tc);
     return s;
 }
