@@ -20,7 +20,7 @@ fuzz/fuzz_ptx: $(FUZZ_PTX_SRC) $(srcdir)/ptx/ptx_ir.h $(srcdir)/ptx/ptx_mods.def
 FUZZ_FATBIN_SRC = $(srcdir)/fuzz/fuzz_fatbin.c $(srcdir)/runtime/rt_fatbin.c
 fuzz/fuzz_fatbin: $(FUZZ_FATBIN_SRC) $(srcdir)/runtime/rt_fatbin.h
 	@mkdir -p fuzz
-	$(FUZZ_CC) $(FUZZ_FLAGS) -std=gnu11 -I$(top_srcdir) -I$(top_builddir) $(ZSTD_CFLAGS) $(LZ4_CFLAGS) -o $@ \
+	$(FUZZ_CC) $(FUZZ_FLAGS) -std=gnu11 -I$(top_srcdir) -I$(top_srcdir)/include -I$(top_builddir) $(ZSTD_CFLAGS) $(LZ4_CFLAGS) -o $@ \
 	  $(FUZZ_FATBIN_SRC) $(ZSTD_LIBS) $(LZ4_LIBS)
 # fuzz_run_args: loom run's parser is instrumented; libloom, which parsing never calls, is
 # linked only for the symbols the rest of loom_cmd_run.c names. Not libloom.la: configured

@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "loom/loom.h"
+
 /* The wrapper nvcc places in section .nvFatBinSegment. */
 #define RT_FATBIN_WRAPPER_MAGIC 0x466243b1u
 #define RT_FATBIN_WRAPPER_V1 1      /* data: one container */
@@ -33,8 +35,9 @@ enum rt_fatbin_kind { RT_FATBIN_KIND_PTX = 1, RT_FATBIN_KIND_ELF = 2 };
 #define RT_FATBIN_FLAG_LZ4 0x2000ull
 #define RT_FATBIN_FLAG_ZSTD 0x8000ull
 
-/* Largest decompressed PTX accepted (a corrupt size must not allocate gigabytes). */
-#define RT_FATBIN_MAX_PTX (256u << 20)
+/* Largest decompressed PTX accepted (a corrupt size must not allocate gigabytes): what
+ * libloom takes at all. */
+#define RT_FATBIN_MAX_PTX LOOM_MAX_PTX_BYTES
 
 enum rt_fatbin_status {
     RT_FATBIN_OK = 0,

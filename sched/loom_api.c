@@ -15,6 +15,8 @@
 #include "ptx/ptx_demangle.h"
 #include "sched/sched.h"
 
+_Static_assert(PTX_MAX_INPUT_BYTES == LOOM_MAX_PTX_BYTES, "one limit on PTX input for the front end and the API");
+
 /* ---- Status table --------------------------------------------------------------- */
 static const struct { const char *name, *text; } status_table[LOOM_STATUS_COUNT_] = {
     [LOOM_OK] = { "LOOM_OK", "no error" },

@@ -142,9 +142,12 @@ bool loom_device_interrupt(struct loom_device *dev);
  * the device releases it. */
 enum loom_status loom_device_catch_sigint(struct loom_device *dev);
 
+/* The largest PTX text Loom takes, from a file, a string or a fatbinary. */
+#define LOOM_MAX_PTX_BYTES ((size_t)256 << 20)
+
 /* Modules. `name` labels diagnostics (a file name). Diagnostics for a failed
- * load are in loom_device_error(). PTX text larger than 256 MiB is refused with
- * LOOM_ERR_INVALID_VALUE (a file is read only up to that much). */
+ * load are in loom_device_error(). PTX text larger than LOOM_MAX_PTX_BYTES (256 MiB)
+ * is refused with LOOM_ERR_INVALID_VALUE (a file is read only up to that much). */
 enum loom_status loom_module_load_text(struct loom_device *dev, const char *text, size_t len,
                                        const char *name, struct loom_module **out_mod);
 enum loom_status loom_module_load_file(struct loom_device *dev, const char *path,
