@@ -6,7 +6,7 @@ AM_TESTS_ENVIRONMENT = LOOM='$(abs_top_builddir)/loom'; export LOOM; \
 	TSAN_OPTIONS="suppressions=$(abs_top_srcdir)/tests/tsan.supp $${TSAN_OPTIONS-}"; export TSAN_OPTIONS;
 check_PROGRAMS += tests/unit/check_loom
 tests_unit_check_loom_SOURCES = tests/unit/check_main.c tests/unit/suites.def \
-	tests/unit/check_sched_preset.c
+	tests/unit/check_sched_preset.c tests/unit/check_loom_api.c
 tests_unit_check_loom_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) -DLOOM_SRCDIR='"$(abs_top_srcdir)"'
 tests_unit_check_loom_LDADD = libloom.la libloomemu.la libloommem.la libloomptx.la $(CHECK_LIBS) $(HWLOC_LIBS) $(FFI_LIBS) -lm
 TESTS += tests/unit/check_loom

@@ -1,0 +1,207 @@
+/* check_loom_api.c -- unit tests of the public C API's host-side rules: waits refused
+ * inside host functions, events recorded again or destroyed while work names them, the
+ * printf FIFO and heap limits as the H100 sizes them, and fault reports against older errors. */
+#include "config.h"
+
+#include <check.h>
+#include <stdatomic.h>
+#include <string.h>
+
+#include "loom/loom.h"
+
+static struct loom_device *device(void)
+{
+    struct loom_device_config cfg = { .workers = 2 };
+    struct loom_device *dev = NULL;
+    ck_assert_int_eq(loom_device_create(&cfg, &dev), LOOM_OK);
+    return dev;
+}
+
+/* What a host function saw when it called the waiting functions. */
+struct inside {
+    struct loom_device *dev;
+    struct loom_stream *stream;
+    bool flagged;
+    enum loom_status sync, stream_sync, copy, reset;
+    atomic_int ran;
+};
+
+static void try_waits(void *p)
+{
+    struct inside *in = p;
+    int x = 0, y = 1;
+    in->flagged = loom_in_host_func();
+    in->sync = loom_synchronize(in->dev);
+    in->stream_sync = loom_stream_synchronize(in->stream);
+    in->copy = loom_memcpy(in->dev, &x, &y, sizeof x);
+    in->reset = loom_device_reset(in->dev);
+    atomic_store(&in->ran, 1);
+}
+
+START_TEST(test_waits_in_host_func)
+{
+    struct loom_device *dev = device();
+    struct inside in = { .dev = dev };
+    ck_assert_int_eq(loom_stream_create(dev, 0, 0, &in.stream), LOOM_OK);
+    ck_assert(!loom_in_host_func());
+    ck_assert_int_eq(loom_stream_add_host_func(in.stream, try_waits, &in), LOOM_OK);
+    ck_assert_int_eq(loom_synchronize(dev), LOOM_OK);    /* returns: nothing waited for itself */
+    ck_assert_int_eq(atomic_load(&in.ran), 1);
+    ck_assert(in.flagged);
+    ck_assert_int_eq(in.sync, LOOM_ERR_NOT_PERMITTED);
+    ck_assert_int_eq(in.stream_sync, LOOM_ERR_NOT_PERMITTED);
+    ck_assert_int_eq(in.copy, LOOM_ERR_NOT_PERMITTED);
+    ck_assert_int_eq(in.reset, LOOM_ERR_NOT_PERMITTED);
+    ck_assert_int_eq(loom_stream_destroy(in.stream), LOOM_OK);
+    loom_device_destroy(dev);
+}
+END_TEST
+
+/* A host function that holds its stream until the test lets it go. */
+static void hold_stream(void *p)
+{
+    atomic_int *gate = p;
+    while (!atomic_load(gate)) {}
+}
+
+START_TEST(test_event_rerecord)
+{
+    struct loom_device *dev = device();
+    struct loom_stream *a, *b;
+    struct loom_event *e;
+    atomic_int gate = 0;
+    ck_assert_int_eq(loom_stream_create(dev, 1, 0, &a), LOOM_OK);   /* non-blocking streams */
+    ck_assert_int_eq(loom_stream_create(dev, 1, 0, &b), LOOM_OK);
+    ck_assert_int_eq(loom_event_create(dev, 0, &e), LOOM_OK);
+    ck_assert_int_eq(loom_stream_add_host_func(a, hold_stream, &gate), LOOM_OK);
+    ck_assert_int_eq(loom_event_record(e, a), LOOM_OK);               /* pending behind the gate */
+    ck_assert_int_eq(loom_event_query(e), LOOM_ERR_NOT_READY);
+    ck_assert_int_eq(loom_event_record(e, b), LOOM_OK);               /* the newer record */
+    ck_assert_int_eq(loom_stream_synchronize(b), LOOM_OK);
+    ck_assert_int_eq(loom_event_query(e), LOOM_OK);
+    atomic_store(&gate, 1);
+    ck_assert_int_eq(loom_stream_synchronize(a), LOOM_OK);
+    ck_assert_int_eq(loom_event_query(e), LOOM_OK);   /* the older record did not undo it */
+    ck_assert_int_eq(loom_event_synchronize(e), LOOM_OK);
+    ck_assert_int_eq(loom_event_destroy(e), LOOM_OK);
+    loom_stream_destroy(a);
+    loom_stream_destroy(b);
+    loom_device_destroy(dev);
+}
+END_TEST
+
+START_TEST(test_event_destroy_while_waited)
+{
+    struct loom_device *dev = device();
+    struct loom_stream *a, *b;
+    struct loom_event *e;
+    atomic_int gate = 0;
+    ck_assert_int_eq(loom_stream_create(dev, 1, 0, &a), LOOM_OK);
+    ck_assert_int_eq(loom_stream_create(dev, 1, 0, &b), LOOM_OK);
+    ck_assert_int_eq(loom_event_create(dev, 0, &e), LOOM_OK);
+    ck_assert_int_eq(loom_stream_add_host_func(a, hold_stream, &gate), LOOM_OK);
+    ck_assert_int_eq(loom_event_record(e, a), LOOM_OK);
+    ck_assert_int_eq(loom_stream_wait_event(b, e), LOOM_OK);
+    ck_assert_int_eq(loom_event_destroy(e), LOOM_OK);   /* returns at once; b still waits */
+    ck_assert_int_eq(loom_stream_query(b), LOOM_ERR_NOT_READY);
+    atomic_store(&gate, 1);
+    ck_assert_int_eq(loom_synchronize(dev), LOOM_OK);   /* the record lands, the wait ends, e goes */
+    ck_assert_int_eq(loom_stream_query(b), LOOM_OK);
+    loom_stream_destroy(a);
+    loom_stream_destroy(b);
+    loom_device_destroy(dev);
+}
+END_TEST
+
+static const char limits_ptx[] =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".extern .func (.param .b32 r) vprintf (.param .b64 f, .param .b64 a);\n"
+    ".global .align 1 .b8 fmt[4] = {104, 105, 10, 0};\n"
+    ".visible .entry say()\n{\n .reg .b64 %rd<3>;\n .reg .b32 %r<2>;\n"
+    " cvta.global.u64 %rd1, fmt;\n mov.u64 %rd2, 0;\n"
+    " { .param .b64 p0; st.param.b64 [p0], %rd1; .param .b64 p1; st.param.b64 [p1], %rd2;\n"
+    "   .param .b32 r; call.uni (r), vprintf, (p0, p1); ld.param.b32 %r1, [r]; }\n ret;\n}\n"
+    ".visible .entry quiet()\n{\n ret;\n}\n";
+
+START_TEST(test_limits)
+{
+    struct loom_device *dev = device();
+    size_t v = 0;
+    ck_assert_int_eq(loom_device_get_limit(dev, LOOM_LIMIT_PRINTF_FIFO_SIZE, &v), LOOM_OK);
+    ck_assert_uint_eq(v, 8650752);
+    ck_assert_int_eq(loom_device_set_limit(dev, LOOM_LIMIT_PRINTF_FIFO_SIZE, 1), LOOM_OK);
+    ck_assert_int_eq(loom_device_get_limit(dev, LOOM_LIMIT_PRINTF_FIFO_SIZE, &v), LOOM_OK);
+    ck_assert_uint_eq(v, 524288);
+    ck_assert_int_eq(loom_device_set_limit(dev, LOOM_LIMIT_PRINTF_FIFO_SIZE, 5242881), LOOM_OK);
+    ck_assert_int_eq(loom_device_get_limit(dev, LOOM_LIMIT_PRINTF_FIFO_SIZE, &v), LOOM_OK);
+    ck_assert_uint_eq(v, 5243136);
+    ck_assert_int_eq(loom_device_set_limit(dev, LOOM_LIMIT_MALLOC_HEAP_SIZE, 5242881), LOOM_OK);
+    ck_assert_int_eq(loom_device_get_limit(dev, LOOM_LIMIT_MALLOC_HEAP_SIZE, &v), LOOM_OK);
+    ck_assert_uint_eq(v, 5308416);
+    ck_assert_int_eq(loom_device_set_limit(dev, LOOM_LIMIT_MALLOC_HEAP_SIZE, (size_t)-1), LOOM_ERR_INVALID_VALUE);
+
+    struct loom_module *mod;
+    struct loom_kernel *say, *quiet;
+    ck_assert_int_eq(loom_module_load_text(dev, limits_ptx, sizeof limits_ptx - 1, "limits.ptx", &mod), LOOM_OK);
+    ck_assert_int_eq(loom_module_get_kernel(mod, "say", &say), LOOM_OK);
+    ck_assert_int_eq(loom_module_get_kernel(mod, "quiet", &quiet), LOOM_OK);
+    struct loom_launch_config one = { .grid = { 1, 1, 1 }, .block = { 1, 1, 1 } };
+    ck_assert_int_eq(loom_launch(dev, quiet, &one, NULL), LOOM_OK);   /* uses neither */
+    ck_assert_int_eq(loom_synchronize(dev), LOOM_OK);
+    ck_assert_int_eq(loom_device_set_limit(dev, LOOM_LIMIT_PRINTF_FIFO_SIZE, 1 << 20), LOOM_OK);
+    ck_assert_int_eq(loom_launch(dev, say, &one, NULL), LOOM_OK);
+    ck_assert_int_eq(loom_synchronize(dev), LOOM_OK);
+    ck_assert_int_eq(loom_device_set_limit(dev, LOOM_LIMIT_PRINTF_FIFO_SIZE, 2 << 20), LOOM_ERR_INVALID_VALUE);
+    ck_assert_int_eq(loom_device_set_limit(dev, LOOM_LIMIT_MALLOC_HEAP_SIZE, 16 << 20), LOOM_OK);   /* no malloc yet */
+    ck_assert_int_eq(loom_device_reset(dev), LOOM_OK);
+    ck_assert_int_eq(loom_device_get_limit(dev, LOOM_LIMIT_PRINTF_FIFO_SIZE, &v), LOOM_OK);
+    ck_assert_uint_eq(v, 8650752);
+    ck_assert_int_eq(loom_device_set_limit(dev, LOOM_LIMIT_PRINTF_FIFO_SIZE, 2 << 20), LOOM_OK);
+    loom_device_destroy(dev);
+}
+END_TEST
+
+static const char fault_ptx[] =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry poke(.param .u64 p)\n{\n .reg .b64 %rd<2>;\n .reg .b32 %r<2>;\n"
+    " ld.param.u64 %rd1, [p];\n mov.u32 %r1, 7;\n st.global.u32 [%rd1+4096], %r1;\n ret;\n}\n";
+
+START_TEST(test_fault_report_after_api_error)
+{
+    struct loom_device *dev = device();
+    struct loom_module *mod;
+    struct loom_kernel *poke;
+    uint64_t buf, huge;
+    ck_assert_int_eq(loom_module_load_text(dev, fault_ptx, sizeof fault_ptx - 1, "fault.ptx", &mod), LOOM_OK);
+    ck_assert_int_eq(loom_module_get_kernel(mod, "poke", &poke), LOOM_OK);
+    ck_assert_int_eq(loom_malloc(dev, 64, &buf), LOOM_OK);
+    ck_assert_int_eq(loom_free(dev, buf + 4), LOOM_ERR_INVALID_POINTER);   /* an older API error */
+    ck_assert_ptr_nonnull(strstr(loom_device_error(dev), "not the start"));
+    struct loom_launch_config one = { .grid = { 1, 1, 1 }, .block = { 1, 1, 1 } };
+    void *args[] = { &buf };
+    ck_assert_int_eq(loom_launch(dev, poke, &one, args), LOOM_OK);
+    ck_assert_int_eq(loom_synchronize(dev), LOOM_ERR_ILLEGAL_ADDRESS);
+    ck_assert_ptr_nonnull(strstr(loom_device_error(dev), "out-of-bounds global write"));
+    ck_assert_ptr_nonnull(strstr(loom_device_fault_report(dev), "out-of-bounds global write"));
+    ck_assert_int_eq(loom_malloc(dev, (size_t)1 << 62, &huge), LOOM_ERR_OUT_OF_MEMORY);   /* a newer one */
+    ck_assert_ptr_null(strstr(loom_device_error(dev), "out-of-bounds global write"));
+    loom_device_destroy(dev);
+}
+END_TEST
+
+Suite *loom_api_suite(void);
+
+Suite *loom_api_suite(void)
+{
+    Suite *s = suite_create("loom_api");
+    TCase *tc = tcase_create("host functions and events");
+    tcase_add_test(tc, test_waits_in_host_func);
+    tcase_add_test(tc, test_event_rerecord);
+    tcase_add_test(tc, test_event_destroy_while_waited);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("limits and reports");
+    tcase_add_test(tc, test_limits);
+    tcase_add_test(tc, test_fault_report_after_api_error);
+    suite_add_tcase(s, tc);
+    return s;
+}
