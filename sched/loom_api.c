@@ -112,37 +112,32 @@ static void default_limits(struct loom_device *dev)
     atomic_store(&dev->host_used, 0);
 }
 
-/* value raised to min and rounded up to a multiple of unit; 0 when that overflows. */
-static uint64_t limit_size(uint64_t value, uint64_t min, uint64_t unit)
-{
-    if (value < min) return min;
-    return value > UINT64_MAX - (unit - 1) ? 0 : (value + unit - 1) / unit * unit;
-}
+/* The sized limits: which use freezes each, its minimum and unit, and its name. */
+static const struct sized_limit {
+    enum loom_limit limit;
+    unsigned frozen_by;
+    uint64_t min, unit;
+    const char *what, *users;
+} sized_limits[] = {
+    { LOOM_LIMIT_PRINTF_FIFO_SIZE, EMU_USES_PRINTF, LIMIT_FIFO_MIN, LIMIT_FIFO_UNIT, "printf FIFO", "printf" },
+    { LOOM_LIMIT_MALLOC_HEAP_SIZE, EMU_USES_MALLOC, LIMIT_HEAP_MIN, LIMIT_HEAP_UNIT, "device heap", "malloc or free" },
+};
 
 enum loom_status loom_device_set_limit(struct loom_device *dev, enum loom_limit limit, size_t value)
 {
     if (!dev) return fail(LOOM_ERR_INVALID_VALUE, "loom_device_set_limit: NULL device");
-    unsigned used = atomic_load(&dev->host_used);
-    switch (limit) {
-    case LOOM_LIMIT_STACK_SIZE: dev->stack_bytes = value; return LOOM_OK;
-    case LOOM_LIMIT_PRINTF_FIFO_SIZE:
-        if (used & EMU_USES_PRINTF)
-            return fail(LOOM_ERR_INVALID_VALUE, "the printf FIFO size cannot change after a kernel that uses printf "
-                        "was launched (until a device reset)");
-        if (!(value = limit_size(value, LIMIT_FIFO_MIN, LIMIT_FIFO_UNIT)))
-            return fail(LOOM_ERR_INVALID_VALUE, "printf FIFO size too large");
-        dev->fifo_bytes = value;
-        break;
-    case LOOM_LIMIT_MALLOC_HEAP_SIZE:
-        if (used & EMU_USES_MALLOC)
-            return fail(LOOM_ERR_INVALID_VALUE, "the device heap size cannot change after a kernel that uses malloc "
-                        "or free was launched (until a device reset)");
-        if (!(value = limit_size(value, LIMIT_HEAP_MIN, LIMIT_HEAP_UNIT)))
-            return fail(LOOM_ERR_INVALID_VALUE, "device heap size too large");
-        dev->heap_bytes = value;
-        break;
-    default: return fail(LOOM_ERR_INVALID_VALUE, "unknown device limit %d", (int)limit);
-    }
+    if (limit == LOOM_LIMIT_STACK_SIZE) { dev->stack_bytes = value; return LOOM_OK; }
+    const struct sized_limit *L = NULL;
+    for (size_t i = 0; i < sizeof sized_limits / sizeof sized_limits[0]; i++)
+        if (sized_limits[i].limit == limit) L = &sized_limits[i];
+    if (!L) return fail(LOOM_ERR_INVALID_VALUE, "unknown device limit %d", (int)limit);
+    if (atomic_load(&dev->host_used) & L->frozen_by)
+        return fail(LOOM_ERR_INVALID_VALUE, "the %s size cannot change after a kernel that uses %s was launched "
+                    "(until a device reset)", L->what, L->users);
+    /* raised to the minimum and rounded up to a multiple of the unit */
+    uint64_t size = value < L->min ? L->min : (value + L->unit - 1) / L->unit * L->unit;
+    if (value > UINT64_MAX - (L->unit - 1)) return fail(LOOM_ERR_INVALID_VALUE, "%s size too large", L->what);
+    *(limit == LOOM_LIMIT_PRINTF_FIFO_SIZE ? &dev->fifo_bytes : &dev->heap_bytes) = size;
     emu_host_set_limits(dev->host, dev->fifo_bytes, dev->heap_bytes);
     return LOOM_OK;
 }
