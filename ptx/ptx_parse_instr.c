@@ -153,6 +153,14 @@ static bool ptx_resolve_ident(struct ptx_parser *ps, struct ptx_operand *op)
         }
         return true;
     }
+    int64_t v;
+    if (ptx_predefined_int(ps, &v)) {   /* WARP_SZ, alone or in a constant expression */
+        if (!ptx_cexpr(ps, 0, &v))
+            return false;
+        op->kind = PTX_OPND_IMM_INT;
+        op->ival = v;
+        return true;
+    }
     if (ps->fn && !ps->no_labels) {
         op->kind = PTX_OPND_LABEL;
         op->label = ptx_label_ref(ps, id, op->loc, false);

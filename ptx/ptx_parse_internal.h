@@ -172,6 +172,8 @@ void ptx_scope_close(struct ptx_parser *ps, size_t mark);
 bool ptx_nest_enter(struct ptx_parser *ps, const char *what);
 bool ptx_cexpr(struct ptx_parser *ps, int prec, int64_t *out);
 bool ptx_cexpr_primary(struct ptx_parser *ps, int64_t *out);
+/* WARP_SZ (32) at the current token, not consumed; false for any other token. */
+bool ptx_predefined_int(struct ptx_parser *ps, int64_t *out);
 bool ptx_parse_uint(struct ptx_parser *ps, const char *what, uint64_t *out);
 struct ptx_symbol *ptx_new_symbol(struct ptx_parser *ps, uint32_t id, enum ptx_sym_kind kind);
 struct ptx_symbol *ptx_declare_global(struct ptx_parser *ps, uint32_t id, struct ptx_symbol *s);

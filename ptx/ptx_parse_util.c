@@ -277,12 +277,23 @@ bool ptx_nest_enter(struct ptx_parser *ps, const char *what)
     return true;
 }
 
+/* Whether the current token is an integer identifier that the PTX ISA predefines
+ * ("Predefined Identifiers"): WARP_SZ, the threads of a warp (CUDA's warpSize), 32. */
+bool ptx_predefined_int(struct ptx_parser *ps, int64_t *out)
+{
+    if (ps->tok.kind != PTX_TK_IDENT || strcmp(ptx_name(ps, ps->tok.id), "WARP_SZ") != 0)
+        return false;
+    *out = 32;
+    return true;
+}
+
 /* ptx_cexpr_primary inside its level of nesting. */
 static bool ptx_cexpr_term(struct ptx_parser *ps, int64_t *out)
 {
     int k = ps->tok.kind;
-    if (k == PTX_TK_INT) {
-        *out = (int64_t)ps->tok.ival;
+    if (k == PTX_TK_INT || ptx_predefined_int(ps, out)) {
+        if (k == PTX_TK_INT)
+            *out = (int64_t)ps->tok.ival;
         ptx_next(ps);
         return true;
     }
