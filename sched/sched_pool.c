@@ -716,13 +716,14 @@ struct sched *sched_create(const struct sched_config *cfg)
     if (!s->default_stream) { free(s); return NULL; }
     s->default_stream->is_default = true;
     s->streams = s->default_stream;
-    if (pthread_create(&s->pool, NULL, pool_main, s) != 0) {
+    /* The watchdog starts first: the workers read s->watching without the lock. */
+    if ((s->timeout_s > 0 && !sched_watch_start(s)) || pthread_create(&s->pool, NULL, pool_main, s) != 0) {
+        pthread_mutex_lock(&s->lock);
+        s->shutdown = true;
+        pthread_mutex_unlock(&s->lock);
+        sched_watch_stop(s);
         free(s->default_stream);
         free(s);
-        return NULL;
-    }
-    if (s->timeout_s > 0 && !sched_watch_start(s)) {
-        sched_destroy(s);
         return NULL;
     }
     return s;
