@@ -62,6 +62,8 @@ static _Atomic uint64_t error_clock;
 static _Thread_local char last_error[8192];
 static _Thread_local uint64_t last_error_stamp;
 
+static uint64_t next_stamp(void) { return atomic_fetch_add(&error_clock, 1) + 1; }
+
 static enum loom_status fail(enum loom_status s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static enum loom_status fail(enum loom_status s, const char *fmt, ...)
 {
@@ -69,7 +71,7 @@ static enum loom_status fail(enum loom_status s, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(last_error, sizeof last_error, fmt, ap);
     va_end(ap);
-    last_error_stamp = atomic_fetch_add(&error_clock, 1) + 1;
+    last_error_stamp = next_stamp();
     return s;
 }
 
@@ -134,9 +136,9 @@ enum loom_status loom_device_set_limit(struct loom_device *dev, enum loom_limit 
     if (atomic_load(&dev->host_used) & L->frozen_by)
         return fail(LOOM_ERR_INVALID_VALUE, "the %s size cannot change after a kernel that uses %s was launched "
                     "(until a device reset)", L->what, L->users);
+    if (value > UINT64_MAX - (L->unit - 1)) return fail(LOOM_ERR_INVALID_VALUE, "%s size too large", L->what);
     /* raised to the minimum and rounded up to a multiple of the unit */
     uint64_t size = value < L->min ? L->min : (value + L->unit - 1) / L->unit * L->unit;
-    if (value > UINT64_MAX - (L->unit - 1)) return fail(LOOM_ERR_INVALID_VALUE, "%s size too large", L->what);
     *(limit == LOOM_LIMIT_PRINTF_FIFO_SIZE ? &dev->fifo_bytes : &dev->heap_bytes) = size;
     emu_host_set_limits(dev->host, dev->fifo_bytes, dev->heap_bytes);
     return LOOM_OK;
@@ -435,7 +437,7 @@ static void diags_to_error(const struct ptx_diags *dg)
 {
     size_t used = 0;
     last_error[0] = 0;
-    last_error_stamp = atomic_fetch_add(&error_clock, 1) + 1;
+    last_error_stamp = next_stamp();
     for (size_t i = 0; i < dg->n && used < sizeof last_error - 1; i++) {
         const struct ptx_diag *d = &dg->v[i];
         const char *sev = d->sev == PTX_SEV_ERROR ? "error" : d->sev == PTX_SEV_WARNING ? "warning" : "note";
@@ -446,13 +448,17 @@ static void diags_to_error(const struct ptx_diags *dg)
     }
 }
 
+static enum loom_status input_too_big(const char *name)
+{
+    return fail(LOOM_ERR_INVALID_VALUE, "%s: larger than the %zu MiB limit on PTX input", name,
+                PTX_MAX_INPUT_BYTES >> 20);
+}
+
 enum loom_status loom_module_load_text(struct loom_device *dev, const char *text, size_t len, const char *name,
                                        struct loom_module **out_mod)
 {
     if (!dev || !text || !out_mod) return fail(LOOM_ERR_INVALID_VALUE, "loom_module_load_text: NULL argument");
-    if (len > PTX_MAX_INPUT_BYTES)
-        return fail(LOOM_ERR_INVALID_VALUE, "%s: larger than the %zu MiB limit on PTX input", name ? name : "<ptx>",
-                    PTX_MAX_INPUT_BYTES >> 20);
+    if (len > PTX_MAX_INPUT_BYTES) return input_too_big(name ? name : "<ptx>");
     struct ptx_diags dg;
     ptx_diags_init(&dg);
     struct ptx_module *ir = ptx_parse(text, len, name ? name : "<ptx>", &dg);
@@ -504,8 +510,7 @@ enum loom_status loom_module_load_file(struct loom_device *dev, const char *path
     char *buf = ptx_read_stream(f, &len, &too_big);
     int err = errno;
     fclose(f);
-    if (too_big) return fail(LOOM_ERR_INVALID_VALUE, "%s: larger than the %zu MiB limit on PTX input", path,
-                             PTX_MAX_INPUT_BYTES >> 20);
+    if (too_big) return input_too_big(path);
     if (!buf && err == ENOMEM) return fail(LOOM_ERR_OUT_OF_MEMORY, "out of host memory");
     if (!buf) return fail(LOOM_ERR_IO, "%s: %s", path, err ? strerror(err) : "read error");
     enum loom_status st = loom_module_load_text(dev, buf, len, path, out_mod);
@@ -878,7 +883,7 @@ static void grid_done(struct sched_grid *g)
          * message is complete before the status is published. */
         if (dev->sticky == LOOM_OK) {
             snprintf(dev->sticky_msg, sizeof dev->sticky_msg, "%s", g->fault.msg);
-            dev->sticky_stamp = atomic_fetch_add(&error_clock, 1) + 1;
+            dev->sticky_stamp = next_stamp();
             atomic_store_explicit(&dev->sticky, (enum loom_status)g->fault.status, memory_order_release);
         }
         pthread_mutex_unlock(&dev->lock);
@@ -1083,9 +1088,12 @@ enum loom_status loom_event_record(struct loom_event *e, struct loom_stream *s)
 enum loom_status loom_event_synchronize(struct loom_event *e)
 {
     if (!e) return fail(LOOM_ERR_INVALID_VALUE, "invalid event");
-    if (sched_in_host_func() && e->done_gen < e->record_gen) return waits_in_host_func("loom_event_synchronize");
     struct sched *s = e->dev->sched;
     pthread_mutex_lock(&s->lock);
+    if (sched_in_host_func() && e->done_gen < e->record_gen) {
+        pthread_mutex_unlock(&s->lock);
+        return waits_in_host_func("loom_event_synchronize");
+    }
     while (e->done_gen < e->record_gen) pthread_cond_wait(&s->done_cv, &s->lock);
     pthread_mutex_unlock(&s->lock);
     emu_host_flush(e->dev->host);
