@@ -313,12 +313,13 @@ cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
     cudaError_t e = rt_enter();
     size_t *slot = limit_slot(limit);
     enum loom_limit ll;
-    if (e == cudaSuccess && !slot && !device_limit(limit, &ll))
+    bool on_device = device_limit(limit, &ll);
+    if (e == cudaSuccess && !slot && !on_device)
         e = cudaErrorUnsupportedLimit;
     if (e == cudaSuccess && limit == cudaLimitMaxL2FetchGranularity && value != 0 && value != 32 &&
         value != 64 && value != 128)
         e = cudaErrorInvalidValue;
-    if (e == cudaSuccess && device_limit(limit, &ll)) {
+    if (e == cudaSuccess && on_device) {
         e = rt_check(loom_device_set_limit(rt.dev, ll, value));
         if (e != cudaSuccess)
             rt_log("%s", loom_device_error(rt.dev));
@@ -335,9 +336,10 @@ cudaError_t cudaDeviceGetLimit(size_t *pValue, enum cudaLimit limit)
     cudaError_t e = pValue ? rt_enter() : cudaErrorInvalidValue;
     size_t *slot = limit_slot(limit);
     enum loom_limit ll;
-    if (e == cudaSuccess && !slot && !device_limit(limit, &ll))
+    bool on_device = device_limit(limit, &ll);
+    if (e == cudaSuccess && !slot && !on_device)
         e = cudaErrorUnsupportedLimit;
-    if (e == cudaSuccess && device_limit(limit, &ll)) {
+    if (e == cudaSuccess && on_device) {
         e = rt_check(loom_device_get_limit(rt.dev, ll, pValue));
     } else if (e == cudaSuccess) {
         pthread_mutex_lock(&rt.lock);
