@@ -254,6 +254,8 @@ struct emu_cta {
     uint32_t smid;
     struct emu_fault *fault;             /* non-NULL once a fault stopped the CTA */
     struct emu_fault fault_store;
+    bool asserted;                       /* a device assert failed: fault_store holds the first,
+                                            the CTA's other warps run on (emu_assert_fail) */
     uint32_t nexited_warps;
     uint32_t live_threads;               /* threads not exited, valid unless live_stale (emu_exec.c) */
     bool live_stale;
@@ -315,6 +317,7 @@ struct emu_func {
  * FIFO and heap sizes change only until a kernel that uses them has been launched. */
 #define EMU_USES_PRINTF 1u
 #define EMU_USES_MALLOC 2u
+#define EMU_USES_ASSERT 4u
 
 /* A decoded module: one flat instruction array for all functions. */
 struct emu_program {
@@ -433,6 +436,13 @@ uint64_t emu_host_malloc(struct emu_host *h, uint64_t size);
 int emu_host_free(struct emu_host *h, uint64_t addr);
 void emu_host_set_limits(struct emu_host *h, uint64_t fifo_bytes, uint64_t heap_bytes);
 
+/* A device assert failed in lane `lane`: prints `line` (the GPU's own message) on
+ * stderr and keeps the CTA's first, `what`, as its report; the CTA's other warps run on, as
+ * on the GPU, and the CTA ends as faulted (LOOM_ERR_ASSERT) when they are done. */
+void emu_assert_fail(struct emu_warp *w, const struct emu_inst *in, unsigned lane, const char *line,
+                     const char *what);
+/* Ends every lane of the warp (a trap of the whole warp): EMU_STOP_EXIT. */
+int emu_warp_end(struct emu_warp *w);
 /* Reports a fault from inside a handler: fills w->cta->fault with the standard
  * report (kernel, PTX line, CUDA line, block, thread, address) and returns
  * EMU_STOP_FAULT. `lane` is the first faulting lane. */

@@ -273,6 +273,7 @@ static void read_dev_string(struct emu_warp *w, const struct emu_inst *in, unsig
 static int host_call(struct emu_warp *w, const struct emu_inst *in, emu_mask m, const struct emu_call_info *ci)
 {
     struct emu_host *host = w->cta->launch->host;
+    bool asserted = false;
     EMU_LANES(l) {
         if (!EMU_ON(m, l)) continue;
         switch ((enum emu_host_fn)ci->host) {
@@ -302,22 +303,26 @@ static int host_call(struct emu_warp *w, const struct emu_inst *in, emu_mask m, 
             break;
         }
         case EMU_HOST_ASSERTFAIL: {
-            char msg[200], file[200], func[200];
+            char msg[200], file[200], func[200], line[800], what[640];
             read_dev_string(w, in, l, frame_u64(w, l, ci->arg_off[0]), msg, sizeof msg);
             read_dev_string(w, in, l, frame_u64(w, l, ci->arg_off[1]), file, sizeof file);
-            uint32_t line = frame_u32(w, l, ci->arg_off[2]);
+            uint32_t at = frame_u32(w, l, ci->arg_off[2]);
             read_dev_string(w, in, l, frame_u64(w, l, ci->arg_off[3]), func, sizeof func);
             const struct emu_cta *c = w->cta;
-            return emu_fault(w, in, l, LOOM_ERR_ASSERT, 0, 0,
-                             "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.", file, line,
-                             func, c->ctaid[0], c->ctaid[1], c->ctaid[2], w->tid[0][l], w->tid[1][l], w->tid[2][l],
-                             msg);
+            snprintf(line, sizeof line, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.",
+                     file, at, func, c->ctaid[0], c->ctaid[1], c->ctaid[2], w->tid[0][l], w->tid[1][l],
+                     w->tid[2][l], msg);
+            snprintf(what, sizeof what, "device-side assert triggered: `%s` failed", msg);
+            emu_assert_fail(w, in, l, line, what);
+            asserted = true;
+            break;
         }
         default:
             return emu_fault(w, in, l, LOOM_ERR_INTERNAL, 0, 0, "unknown host function");
         }
     }
-    return EMU_CONTINUE;
+    /* __assertfail traps: the warp ends once each of its failing lanes has printed */
+    return asserted ? emu_warp_end(w) : EMU_CONTINUE;
 }
 
 /* ---- Barriers and warp synchronisation ------------------------------------------------ */

@@ -882,7 +882,7 @@ static void decode_func(struct emu_build *b, uint32_t fi, bool fold)
 }
 
 /* The host services a call instruction reaches directly: a bit per service for a call
- * of vprintf, malloc or free; 0 for other callees. */
+ * of vprintf, malloc or free, or __assertfail; 0 for other callees. */
 static uint8_t call_uses(const struct ptx_instr *pi, const struct ptx_func **out_callee, bool *out_indirect)
 {
     *out_callee = NULL;
@@ -894,6 +894,7 @@ static uint8_t call_uses(const struct ptx_instr *pi, const struct ptx_func **out
     const struct ptx_func *f = t->sym->func;
     if (!f->is_decl) { *out_callee = f; return 0; }
     if (!strcmp(f->name, "vprintf")) return EMU_USES_PRINTF;
+    if (!strcmp(f->name, "__assertfail")) return EMU_USES_ASSERT;
     return !strcmp(f->name, "malloc") || !strcmp(f->name, "free") ? EMU_USES_MALLOC : 0;
 }
 

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,22 +16,15 @@
 
 /* ---- Faults ---------------------------------------------------------------- */
 
-/* Composes the standard report: what happened, where in the PTX (and CUDA)
- * source, which block and thread. The first fault of a CTA wins. */
-int emu_fault(struct emu_warp *w, const struct emu_inst *in, unsigned lane, int status,
-              uint64_t addr, unsigned size, const char *fmt, ...)
+/* Composes the standard report in the CTA's fault_store: what happened, where in the
+ * PTX (and CUDA) source, which block and thread. The first fault of a CTA wins. */
+static void compose(struct emu_warp *w, const struct emu_inst *in, unsigned lane, int status, uint64_t addr,
+                    unsigned size, const char *what)
 {
     struct emu_cta *cta = w->cta;
-    if (cta->fault)
-        return EMU_STOP_FAULT;
     struct emu_fault *f = &cta->fault_store;
     const struct emu_launch *L = cta->launch;
     const struct emu_program *p = L->prog;
-    char what[320];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
-    va_end(ap);
     uint32_t pc = in ? (uint32_t)(in - p->code) : w->pc;
     const struct emu_loc *loc = pc < p->ncode ? &p->locs[pc] : NULL;
     const char *file = p->ir->path ? p->ir->path : "<ptx>";
@@ -59,8 +53,44 @@ int emu_fault(struct emu_warp *w, const struct emu_inst *in, unsigned lane, int 
              "%s\n  in kernel '%s' at %s%s\n  block (%u,%u,%u), thread (%u,%u,%u)",
              what, kernel, where, cu, cta->ctaid[0], cta->ctaid[1], cta->ctaid[2],
              f->tid[0], f->tid[1], f->tid[2]);
-    cta->fault = f;
+}
+
+/* A failed assert's report stays the CTA's, even when a later fault stops it. */
+int emu_fault(struct emu_warp *w, const struct emu_inst *in, unsigned lane, int status,
+              uint64_t addr, unsigned size, const char *fmt, ...)
+{
+    struct emu_cta *cta = w->cta;
+    if (cta->fault)
+        return EMU_STOP_FAULT;
+    char what[320];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    if (!cta->asserted) compose(w, in, lane, status, addr, size, what);
+    cta->fault = &cta->fault_store;
     return EMU_STOP_FAULT;
+}
+
+/* On the GPU every thread that fails an assert prints its line before the kernel
+ * stops, and the warps that have not reached it yet go on meanwhile: each failing
+ * lane prints here, the first is the CTA's report, and emu_cta_run ends the CTA as
+ * faulted once its other warps are done. */
+void emu_assert_fail(struct emu_warp *w, const struct emu_inst *in, unsigned lane, const char *line,
+                     const char *what)
+{
+    struct emu_cta *cta = w->cta;
+    fprintf(stderr, "%s\n", line);
+    if (cta->asserted || cta->fault) return;
+    compose(w, in, lane, LOOM_ERR_ASSERT, 0, 0, what);
+    cta->asserted = true;
+}
+
+int emu_warp_end(struct emu_warp *w)
+{
+    w->exited |= w->valid;
+    emu_simt_remove_lanes(w, w->valid, 0);
+    return emu_simt_settle(w);
 }
 
 /* ---- SIMT stack -------------------------------------------------------------- */
@@ -630,6 +660,7 @@ void emu_cta_begin(struct emu_cta *cta, const uint32_t ctaid[3], uint32_t smid)
     memcpy(cta->ctaid, ctaid, sizeof cta->ctaid);
     cta->smid = smid;
     cta->fault = NULL;
+    cta->asserted = false;
     cta->nexited_warps = 0;
     cta->live_stale = true;
     /* A barrier's release clears it: only a CTA that stopped with a barrier
@@ -698,7 +729,8 @@ enum emu_cta_state emu_cta_run(struct emu_cta *cta, uint64_t budget)
             budget = budget > spent ? budget - spent : 0;
             if (rc == EMU_STOP_FAULT) return EMU_CTA_FAULT;
         }
-        if (all_done) return EMU_CTA_DONE;
+        if (all_done && cta->asserted) cta->fault = &cta->fault_store;
+        if (all_done) return cta->asserted ? EMU_CTA_FAULT : EMU_CTA_DONE;
         if (cta->fault) return EMU_CTA_FAULT;
         if (!ran) {
             barriers_try_release(cta);

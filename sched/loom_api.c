@@ -877,7 +877,7 @@ static void grid_done(struct sched_grid *g)
     mem_read_end(dev->mem);
     if (g->L.grid_workspace) mem_free(dev->mem, g->L.grid_workspace);
     if (dev->cfg.stats) record_stats(dev, g);
-    if (atomic_load(&g->faulted)) {
+    if (atomic_load(&g->fault_set)) {
         pthread_mutex_lock(&dev->lock);
         /* The host thread reads sticky without the lock, then sticky_msg: the
          * message is complete before the status is published. */
@@ -954,6 +954,13 @@ enum loom_status loom_launch(struct loom_device *dev, struct loom_kernel *k, con
     g->k = k;
     g->op = op;
     g->nctas = nctas;
+    if (k->fn->host_uses & EMU_USES_ASSERT) {
+        /* the CTAs the GPU holds at once run on after a failed assert (record_fault) */
+        unsigned per_sm = 0;
+        if (loom_kernel_occupancy(k, cfg->block[0] * cfg->block[1] * cfg->block[2], cfg->shared_bytes,
+                                  &per_sm) == LOOM_OK)
+            g->assert_wave = (uint64_t)per_sm * (uint64_t)dev->props.multiprocessors;
+    }
     atomic_init(&g->refs, 1);
     g->on_done = grid_done;
     op->grid = g;

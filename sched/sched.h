@@ -58,8 +58,13 @@ struct sched_grid {
     struct loom_kernel *k;
     struct sched_op *op;
     uint64_t nctas;
-    _Atomic int faulted;
+    _Atomic int faulted;            /* stop: no CTA starts or runs on */
+    _Atomic int fault_set;          /* fault holds the grid's first report */
     struct emu_fault fault;
+    uint64_t assert_wave;           /* after a failed assert the grid runs on when it has at most
+                                       this many CTAs (those the GPU holds at once), for at most
+                                       SCHED_ASSERT_GRACE_NS; 0: it stops at once */
+    _Atomic uint64_t assert_ns;     /* when the first assert failed (sched_now_ns); 0: none */
     _Atomic int refs;               /* the op, plus each worker context holding it */
     bool finished;
     struct sched_grid *next_active;

@@ -17,6 +17,8 @@
 /* A CTA runs this many warp-instructions before its worker looks at the
  * others it holds: spinning CTAs cannot starve the CTAs they wait for. */
 #define SCHED_SLICE 65536
+/* How long the CTAs of a grid run on after a failed assert (record_fault). */
+#define SCHED_ASSERT_GRACE_NS 1000000000ull
 
 /* The first bin of a residency timeline: 25 us, doubled as the grid runs on. */
 #define SCHED_TIMELINE_BIN0_NS 25000
@@ -224,17 +226,31 @@ static void add_done(struct sched *s, struct sched_grid *g, uint64_t n)
     pthread_mutex_unlock(&s->lock);
 }
 
-static void record_fault(struct sched *s, struct sched_grid *g, const struct emu_fault *f)
+/* No new CTAs of g start; those never claimed count as done (claimed ones are counted by
+ * the worker holding them). The caller holds a CTA of g uncounted, so this cannot complete
+ * the grid under it. */
+static void stop_grid(struct sched *s, struct sched_grid *g)
 {
     int expected = 0;
     if (atomic_compare_exchange_strong(&g->faulted, &expected, 1)) {
-        g->fault = *f;
-        /* No new CTAs start; those never claimed count as done (claimed ones are
-         * counted by the worker holding them). The caller still holds the faulting
-         * CTA uncounted, so this cannot complete the grid under it. */
         uint64_t was = atomic_exchange(&g->next, g->nctas);
         if (was < g->nctas) add_done(s, g, g->nctas - was);
     }
+}
+
+static void record_fault(struct sched *s, struct sched_grid *g, const struct emu_fault *f)
+{
+    int expected = 0;
+    if (atomic_compare_exchange_strong(&g->fault_set, &expected, 1)) g->fault = *f;
+    /* A failed assert stops the GPU's kernel only once the trap reaches the other warps:
+     * those already running print their own failed asserts meanwhile. A grid the GPU
+     * holds at once runs on, for a bounded time (run_residents), so the lines match. */
+    if (f->status == LOOM_ERR_ASSERT && g->nctas <= g->assert_wave) {
+        uint64_t none = 0;
+        atomic_compare_exchange_strong(&g->assert_ns, &none, sched_now_ns());
+        return;
+    }
+    stop_grid(s, g);
 }
 
 /* Adds the tally to its grid: counters first, then the done count that may complete it. */
@@ -542,6 +558,8 @@ static bool run_residents(struct worker *wk)
         any = true;
         struct sched_grid *g = r->grid;
         enum emu_cta_state st;
+        uint64_t asserted = atomic_load_explicit(&g->assert_ns, memory_order_relaxed);
+        if (asserted && sched_now_ns() - asserted > SCHED_ASSERT_GRACE_NS) stop_grid(s, g);
         if (atomic_load_explicit(&g->faulted, memory_order_relaxed)) st = EMU_CTA_DONE;
         else if (s->timeout_s > 0 && sched_now() - g->t_start > s->timeout_s) {
             emu_cta_report_hang(r->cta, LOOM_ERR_TIMEOUT, s->timeout_s);
