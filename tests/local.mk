@@ -64,3 +64,7 @@ CLEANFILES += tests/faults/cuda/bin/*
 # SIMT reconvergence: paths meeting at shared blocks run warp-synchronous instructions together
 TESTS += tests/simt/run.sh
 EXTRA_DIST += tests/simt
+# Public CUDA suites compiled to PTX by tests/suites/gen.sh (not shipped): loom check and the
+# interpreter give one answer per file; skipped unless LOOM_SUITES_PTX names gen.sh's output
+TESTS += tests/suites/run.sh
+EXTRA_DIST += tests/suites
