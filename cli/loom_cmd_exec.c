@@ -27,6 +27,7 @@
 #endif
 
 #define RUNTIME_SONAME "libcudart.so.13"
+#define DRIVER_SONAME "libcuda.so.1"
 
 static void usage(FILE *out)
 {
@@ -75,6 +76,7 @@ static bool find_runtime(char *rt_dir, char *lib_dir, size_t size)
 struct elf_facts {
     bool elf;                   /* an ELF64 file that could be read */
     bool needs_cudart;          /* DT_NEEDED libcudart.so.13 */
+    bool needs_cuda;            /* DT_NEEDED libcuda.so.1 (the driver API) */
     bool has_rpath;             /* DT_RPATH: searched before LD_LIBRARY_PATH */
     bool static_cudart;         /* links NVIDIA's runtime statically */
 };
@@ -136,6 +138,8 @@ static void read_dynamic(const char *buf, size_t len, struct elf_facts *f)
             size_t max = len - (strtab + d.d_un.d_val);
             if (strnlen(name, max) < max && strcmp(name, RUNTIME_SONAME) == 0)
                 f->needs_cudart = true;
+            if (strnlen(name, max) < max && strcmp(name, DRIVER_SONAME) == 0)
+                f->needs_cuda = true;
         }
     }
 }
@@ -311,12 +315,21 @@ int loom_cmd_exec(int argc, char **argv)
         return 2;
     }
     struct elf_facts f = inspect(prog);
-    if (f.elf && !f.needs_cudart)
+    if (f.elf && !f.needs_cudart && !f.needs_cuda)
         fprintf(stderr, "loom exec: warning: %s does not load %s%s; Loom runs programs linked with "
                 "'nvcc --cudart shared'\n", prog, RUNTIME_SONAME,
                 f.static_cudart ? " (it links the CUDA runtime statically)" : "");
     if (prepend_env("LD_LIBRARY_PATH", lib_dir) || prepend_env("LD_LIBRARY_PATH", rt_dir))
         return 2;
+    /* the driver stand-in (libcuda.so.1) lies beside libcudart once installed; in the build
+     * tree it has a folder of its own */
+    size_t rl = strlen(rt_dir), sl = strlen("/runtime/.libs");
+    if (rl > sl && strcmp(rt_dir + rl - sl, "/runtime/.libs") == 0) {
+        char drv_dir[PATH_MAX + 16];
+        snprintf(drv_dir, sizeof drv_dir, "%.*s/driver/.libs", (int)(rl - sl), rt_dir);
+        if (file_exists(drv_dir, DRIVER_SONAME) && prepend_env("LD_LIBRARY_PATH", drv_dir))
+            return 2;
+    }
     if (f.has_rpath) {
         /* DT_RPATH is searched before LD_LIBRARY_PATH: preload the stand-in so that
          * the program's libcudart.so.13 resolves to the copy already loaded */

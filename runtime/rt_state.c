@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/rt_driver.h"
 #include "runtime/rt_internal.h"
 
 struct rt_state rt = {
@@ -20,6 +21,8 @@ struct rt_state rt = {
 };
 
 static _Thread_local cudaError_t last_error;
+/* Set while the driver stand-in calls into the runtime (rt_driver.h). */
+static _Thread_local bool driver_call;
 /* cudaDeviceReset frees what concurrent calls may be using (modules, allocations): API
  * calls hold this lock shared from rt_init to rt_return, a reset holds it exclusively.
  * Writers are preferred, so that a stream of launches cannot hold a reset off. */
@@ -286,7 +289,7 @@ cudaError_t rt_return(cudaError_t e, const char *fmt, ...)
 {
     static atomic_bool warned_host_func;
     rt_leave();
-    if (e != cudaSuccess)
+    if (e != cudaSuccess && !driver_call)
         last_error = e;
     bool in_host_func = e == cudaErrorNotPermitted && loom_in_host_func();
     if (rt.log || (in_host_func && !atomic_exchange(&warned_host_func, true))) {
@@ -319,7 +322,8 @@ cudaError_t rt_unsupported(const char *name)
         fprintf(stderr, "loom: %s is not supported by Loom (returns cudaErrorNotSupported)\n", name);
     }
     pthread_mutex_unlock(&lock);
-    last_error = cudaErrorNotSupported;
+    if (!driver_call)
+        last_error = cudaErrorNotSupported;
     return cudaErrorNotSupported;
 }
 
@@ -405,3 +409,32 @@ void rt_stats_print(void)
     loom_stats_foreach(rt.dev, stats_one, stderr);
     loom_stats_foreach(rt.dev, stats_timeline, stderr);
 }
+
+static struct loom_device *driver_device(void)
+{
+    return rt.dev;
+}
+
+static void driver_set_call(bool on)
+{
+    driver_call = on;
+}
+
+static bool driver_logging(void)
+{
+    return rt.log;
+}
+
+/* The runtime's state lent to the driver stand-in (rt_driver.h); libcudart.map exports it. */
+extern const struct rt_driver_hooks loom_rt_driver_hooks;
+const struct rt_driver_hooks loom_rt_driver_hooks = {
+    .version = RT_DRIVER_HOOKS_VERSION,
+    .enter = rt_enter,
+    .leave = rt_leave,
+    .device = driver_device,
+    .check = rt_check,
+    .stream_resolve = rt_stream_resolve,
+    .add_host_func = rt_add_host_func,
+    .driver_call = driver_set_call,
+    .logging = driver_logging,
+};

@@ -1,0 +1,377 @@
+/* drv_device.c -- device queries (the runtime's attribute table, which numbers attributes as
+ * cuda.h does) and contexts: the primary one and explicit ones, a stack per thread. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "driver/drv_internal.h"
+
+#define CTX_STACK 64
+static _Thread_local CUcontext stack[CTX_STACK];
+static _Thread_local unsigned depth;
+
+CUcontext drv_ctx_current(void)
+{
+    return depth ? stack[depth - 1] : NULL;
+}
+
+bool drv_ctx_valid(CUcontext c)
+{
+    if (!c || c->magic != DRV_CTX_MAGIC)
+        return false;
+    if (!c->primary)
+        return true;
+    pthread_mutex_lock(&drv.lock);
+    bool live = drv.primary_refs > 0;
+    pthread_mutex_unlock(&drv.lock);
+    return live;
+}
+
+/* Device ordinals: Loom has one device. */
+static CUresult check_device(CUdevice dev)
+{
+    if (!drv.initialized)
+        return CUDA_ERROR_NOT_INITIALIZED;
+    return dev == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
+}
+
+CUresult cuDeviceGetCount(int *count);
+CUresult cuDeviceGetCount(int *count)
+{
+    CUresult r = drv.initialized ? (count ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE) : CUDA_ERROR_NOT_INITIALIZED;
+    if (r == CUDA_SUCCESS)
+        *count = 1;
+    return drv_return(r, "cuDeviceGetCount()");
+}
+
+CUresult cuDeviceGet(CUdevice *device, int ordinal);
+CUresult cuDeviceGet(CUdevice *device, int ordinal)
+{
+    CUresult r = drv.initialized ? (device ? check_device(ordinal) : CUDA_ERROR_INVALID_VALUE)
+                                 : CUDA_ERROR_NOT_INITIALIZED;
+    if (r == CUDA_SUCCESS)
+        *device = 0;
+    return drv_return(r, "cuDeviceGet(%d)", ordinal);
+}
+
+/* Attributes the runtime's table lacks (driver-only ones), with the H100's values. */
+static bool driver_only_attribute(CUdevice_attribute a, int *out)
+{
+    switch (a) {
+    case 44:    /* CAN_TEX2D_GATHER (deprecated) */
+    case 102:   /* VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED */
+    case 103:   /* HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED */
+    case 107:   /* GENERIC_COMPRESSION_SUPPORTED */
+    case 110:   /* GPU_DIRECT_RDMA_WITH_CUDA_VMM_SUPPORTED */
+    case 146:   /* HOST_ALLOC_DMA_BUF_SUPPORTED */
+        *out = 1;
+        return true;
+    case 104: case 105:   /* HANDLE_TYPE_WIN32_(KMT_)HANDLE_SUPPORTED */
+    case 136: case 137:   /* MEM_DECOMPRESS_ALGORITHM_MASK, MEM_DECOMPRESS_MAXIMUM_LENGTH */
+        *out = 0;
+        return true;
+    default:
+        return false;
+    }
+}
+
+CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev);
+CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev)
+{
+    CUresult r = check_device(dev);
+    if (r == CUDA_SUCCESS && !pi)
+        r = CUDA_ERROR_INVALID_VALUE;
+    if (r == CUDA_SUCCESS && !driver_only_attribute(attrib, pi))
+        r = DRV_CALL_RT(cudaDeviceGetAttribute(pi, (enum cudaDeviceAttr)attrib, 0));
+    return drv_return(r, "cuDeviceGetAttribute(%d, %d) -> %d", (int)attrib, dev, r == CUDA_SUCCESS ? *pi : 0);
+}
+
+CUresult cuDeviceGetName(char *name, int len, CUdevice dev);
+CUresult cuDeviceGetName(char *name, int len, CUdevice dev)
+{
+    CUresult r = check_device(dev);
+    if (r == CUDA_SUCCESS && (!name || len <= 0))
+        r = CUDA_ERROR_INVALID_VALUE;
+    if (r == CUDA_SUCCESS && (r = drv_enter(false)) == CUDA_SUCCESS) {
+        struct loom_device_props p;
+        loom_device_props(drv_device(), &p);
+        snprintf(name, (size_t)len, "%s", p.name);
+    }
+    return drv_return(r, "cuDeviceGetName(%d)", dev);
+}
+
+CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice dev);
+CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice dev)
+{
+    CUresult r = check_device(dev);
+    if (r == CUDA_SUCCESS && !bytes)
+        r = CUDA_ERROR_INVALID_VALUE;
+    if (r == CUDA_SUCCESS && (r = drv_enter(false)) == CUDA_SUCCESS) {
+        struct loom_device_props p;
+        loom_device_props(drv_device(), &p);
+        *bytes = p.total_global_mem;
+    }
+    return drv_return(r, "cuDeviceTotalMem(%d)", dev);
+}
+
+/* A fixed UUID: Loom's device is the same device in every run. */
+CUresult cuDeviceGetUuid_v2(CUuuid *uuid, CUdevice dev);
+CUresult cuDeviceGetUuid_v2(CUuuid *uuid, CUdevice dev)
+{
+    CUresult r = check_device(dev);
+    if (r == CUDA_SUCCESS && !uuid)
+        r = CUDA_ERROR_INVALID_VALUE;
+    if (r == CUDA_SUCCESS)
+        memcpy(uuid->bytes, "Loom emulated GP", 16);
+    return drv_return(r, "cuDeviceGetUuid(%d)", dev);
+}
+
+CUresult cuDeviceComputeCapability(int *major, int *minor, CUdevice dev);
+CUresult cuDeviceComputeCapability(int *major, int *minor, CUdevice dev)
+{
+    CUresult r = check_device(dev);
+    if (r == CUDA_SUCCESS && (!major || !minor))
+        r = CUDA_ERROR_INVALID_VALUE;
+    if (r == CUDA_SUCCESS && (r = drv_enter(false)) == CUDA_SUCCESS) {
+        struct loom_device_props p;
+        loom_device_props(drv_device(), &p);
+        *major = p.cc_major;
+        *minor = p.cc_minor;
+    }
+    return drv_return(r, "cuDeviceComputeCapability(%d)", dev);
+}
+
+/* Primary context. */
+
+CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev);
+CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev)
+{
+    CUresult r = check_device(dev);
+    if (r == CUDA_SUCCESS && !pctx)
+        r = CUDA_ERROR_INVALID_VALUE;
+    if (r == CUDA_SUCCESS) {
+        pthread_mutex_lock(&drv.lock);
+        drv.primary_refs++;
+        pthread_mutex_unlock(&drv.lock);
+        *pctx = &drv.primary;
+    }
+    return drv_return(r, "cuDevicePrimaryCtxRetain(%d)", dev);
+}
+
+CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev);
+CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev)
+{
+    CUresult r = check_device(dev);
+    if (r == CUDA_SUCCESS) {
+        pthread_mutex_lock(&drv.lock);
+        if (drv.primary_refs)
+            drv.primary_refs--;
+        else
+            r = CUDA_ERROR_INVALID_CONTEXT;
+        pthread_mutex_unlock(&drv.lock);
+    }
+    return drv_return(r, "cuDevicePrimaryCtxRelease(%d)", dev);
+}
+
+CUresult cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int *flags, int *active);
+CUresult cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int *flags, int *active)
+{
+    CUresult r = check_device(dev);
+    if (r == CUDA_SUCCESS && (!flags || !active))
+        r = CUDA_ERROR_INVALID_VALUE;
+    if (r == CUDA_SUCCESS) {
+        pthread_mutex_lock(&drv.lock);
+        *flags = drv.primary_flags;
+        *active = drv.primary_refs > 0;
+        pthread_mutex_unlock(&drv.lock);
+    }
+    return drv_return(r, "cuDevicePrimaryCtxGetState(%d)", dev);
+}
+
+CUresult cuDevicePrimaryCtxSetFlags_v2(CUdevice dev, unsigned int flags);
+CUresult cuDevicePrimaryCtxSetFlags_v2(CUdevice dev, unsigned int flags)
+{
+    CUresult r = check_device(dev);
+    if (r == CUDA_SUCCESS && (flags & ~CU_CTX_FLAGS_MASK))
+        r = CUDA_ERROR_INVALID_VALUE;
+    if (r == CUDA_SUCCESS) {
+        pthread_mutex_lock(&drv.lock);
+        drv.primary_flags = flags;
+        pthread_mutex_unlock(&drv.lock);
+    }
+    return drv_return(r, "cuDevicePrimaryCtxSetFlags(%d, %#x)", dev, flags);
+}
+
+/* Resets the primary context: waits for the device's work (Loom keeps allocations, which the
+ * runtime shares, until cudaDeviceReset). */
+CUresult cuDevicePrimaryCtxReset_v2(CUdevice dev);
+CUresult cuDevicePrimaryCtxReset_v2(CUdevice dev)
+{
+    CUresult r = check_device(dev);
+    if (r == CUDA_SUCCESS && (r = drv_enter(false)) == CUDA_SUCCESS) {
+        r = drv_check(loom_synchronize(drv_device()));
+        pthread_mutex_lock(&drv.lock);
+        drv.primary_refs = 0;
+        drv.primary_flags = 0;
+        pthread_mutex_unlock(&drv.lock);
+    }
+    return drv_return(r, "cuDevicePrimaryCtxReset(%d)", dev);
+}
+
+/* Explicit contexts. */
+
+static CUresult push(CUcontext c)
+{
+    if (depth == CTX_STACK)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    stack[depth++] = c;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuCtxCreate_v4(CUcontext *pctx, void *params, unsigned int flags, CUdevice dev);
+CUresult cuCtxCreate_v4(CUcontext *pctx, void *params, unsigned int flags, CUdevice dev)
+{
+    (void)params;   /* execution affinity and CIG parameters: Loom has one device to give */
+    CUresult r = check_device(dev);
+    if (r == CUDA_SUCCESS && (!pctx || (flags & ~CU_CTX_FLAGS_MASK)))
+        r = CUDA_ERROR_INVALID_VALUE;
+    struct CUctx_st *c = NULL;
+    if (r == CUDA_SUCCESS && !(c = calloc(1, sizeof *c)))
+        r = CUDA_ERROR_OUT_OF_MEMORY;
+    if (r == CUDA_SUCCESS) {
+        c->magic = DRV_CTX_MAGIC;
+        c->flags = flags;
+        r = push(c);
+    }
+    if (r == CUDA_SUCCESS)
+        *pctx = c;
+    else
+        free(c);
+    return drv_return(r, "cuCtxCreate(%#x, %d) -> %p", flags, dev, (void *)c);
+}
+
+/* The context's memory is kept with the DEAD magic: a stale handle is refused. Destroying
+ * a context current to this thread pops it; other threads' stacks keep a dead entry. */
+CUresult cuCtxDestroy_v2(CUcontext ctx);
+CUresult cuCtxDestroy_v2(CUcontext ctx)
+{
+    CUresult r = drv.initialized ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED;
+    if (r == CUDA_SUCCESS && (!ctx || ctx->magic != DRV_CTX_MAGIC))
+        r = CUDA_ERROR_INVALID_VALUE;
+    if (r == CUDA_SUCCESS && ctx->primary)
+        r = CUDA_ERROR_INVALID_CONTEXT;
+    if (r == CUDA_SUCCESS && (r = drv_enter(false)) == CUDA_SUCCESS) {
+        r = drv_check(loom_synchronize(drv_device()));
+        ctx->magic = DRV_DEAD_MAGIC;
+        if (depth && stack[depth - 1] == ctx)
+            depth--;
+    }
+    return drv_return(r, "cuCtxDestroy(%p)", (void *)ctx);
+}
+
+CUresult cuCtxPushCurrent_v2(CUcontext ctx);
+CUresult cuCtxPushCurrent_v2(CUcontext ctx)
+{
+    CUresult r = drv.initialized ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED;
+    if (r == CUDA_SUCCESS && !drv_ctx_valid(ctx))
+        r = ctx ? CUDA_ERROR_INVALID_CONTEXT : CUDA_ERROR_INVALID_VALUE;
+    if (r == CUDA_SUCCESS)
+        r = push(ctx);
+    return drv_return(r, "cuCtxPushCurrent(%p)", (void *)ctx);
+}
+
+CUresult cuCtxPopCurrent_v2(CUcontext *pctx);
+CUresult cuCtxPopCurrent_v2(CUcontext *pctx)
+{
+    CUresult r = drv.initialized ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED;
+    if (r == CUDA_SUCCESS && !depth)
+        r = CUDA_ERROR_INVALID_CONTEXT;
+    if (r == CUDA_SUCCESS) {
+        CUcontext c = stack[--depth];
+        if (pctx)
+            *pctx = c;
+    }
+    return drv_return(r, "cuCtxPopCurrent()");
+}
+
+/* Replaces the top of the thread's stack; NULL pops it. */
+CUresult cuCtxSetCurrent(CUcontext ctx);
+CUresult cuCtxSetCurrent(CUcontext ctx)
+{
+    CUresult r = drv.initialized ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED;
+    if (r == CUDA_SUCCESS && ctx && !drv_ctx_valid(ctx))
+        r = CUDA_ERROR_INVALID_CONTEXT;
+    if (r == CUDA_SUCCESS) {
+        if (!ctx) {
+            if (depth)
+                depth--;
+        } else if (depth) {
+            stack[depth - 1] = ctx;
+        } else {
+            r = push(ctx);
+        }
+    }
+    return drv_return(r, "cuCtxSetCurrent(%p)", (void *)ctx);
+}
+
+CUresult cuCtxGetCurrent(CUcontext *pctx);
+CUresult cuCtxGetCurrent(CUcontext *pctx)
+{
+    CUresult r = drv.initialized ? (pctx ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE) : CUDA_ERROR_NOT_INITIALIZED;
+    if (r == CUDA_SUCCESS) {
+        CUcontext c = drv_ctx_current();
+        *pctx = c && c->magic == DRV_CTX_MAGIC ? c : NULL;
+    }
+    return drv_return(r, "cuCtxGetCurrent()");
+}
+
+CUresult cuCtxGetDevice(CUdevice *device);
+CUresult cuCtxGetDevice(CUdevice *device)
+{
+    CUresult r = drv.initialized ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED;
+    if (r == CUDA_SUCCESS && !drv_ctx_valid(drv_ctx_current()))
+        r = CUDA_ERROR_INVALID_CONTEXT;
+    if (r == CUDA_SUCCESS && !device)
+        r = CUDA_ERROR_INVALID_VALUE;
+    if (r == CUDA_SUCCESS)
+        *device = 0;
+    return drv_return(r, "cuCtxGetDevice()");
+}
+
+CUresult cuCtxGetFlags(unsigned int *flags);
+CUresult cuCtxGetFlags(unsigned int *flags)
+{
+    CUresult r = drv.initialized ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED;
+    CUcontext c = drv_ctx_current();
+    if (r == CUDA_SUCCESS && !drv_ctx_valid(c))
+        r = CUDA_ERROR_INVALID_CONTEXT;
+    if (r == CUDA_SUCCESS && !flags)
+        r = CUDA_ERROR_INVALID_VALUE;
+    if (r == CUDA_SUCCESS)
+        *flags = c->primary ? drv.primary_flags : c->flags;
+    return drv_return(r, "cuCtxGetFlags()");
+}
+
+CUresult cuCtxGetApiVersion(CUcontext ctx, unsigned int *version);
+CUresult cuCtxGetApiVersion(CUcontext ctx, unsigned int *version)
+{
+    CUresult r = drv.initialized ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED;
+    if (r == CUDA_SUCCESS && !ctx)
+        ctx = drv_ctx_current();
+    if (r == CUDA_SUCCESS && !drv_ctx_valid(ctx))
+        r = CUDA_ERROR_INVALID_CONTEXT;
+    if (r == CUDA_SUCCESS && !version)
+        r = CUDA_ERROR_INVALID_VALUE;
+    if (r == CUDA_SUCCESS)
+        *version = 3020;
+    return drv_return(r, "cuCtxGetApiVersion(%p)", (void *)ctx);
+}
+
+CUresult cuCtxSynchronize(void);
+CUresult cuCtxSynchronize(void)
+{
+    CUresult r = drv_enter(true);
+    if (r == CUDA_SUCCESS)
+        r = drv_check(loom_synchronize(drv_device()));
+    return drv_return(r, "cuCtxSynchronize()");
+}
