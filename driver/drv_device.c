@@ -10,8 +10,12 @@
 static _Thread_local CUcontext stack[CTX_STACK];
 static _Thread_local unsigned depth;
 
+/* A thread the program called the runtime in has the primary context current (CUDA's
+ * runtime binds it there) until the driver sets another. */
 CUcontext drv_ctx_current(void)
 {
+    if (!depth && DRV_RT->runtime_used(true))
+        stack[depth++] = &drv.primary;
     return depth ? stack[depth - 1] : NULL;
 }
 
@@ -24,7 +28,7 @@ bool drv_ctx_valid(CUcontext c)
     pthread_mutex_lock(&drv.lock);
     bool live = drv.primary_refs > 0;
     pthread_mutex_unlock(&drv.lock);
-    return live;
+    return live || DRV_RT->runtime_used(false);
 }
 
 /* Device ordinals: Loom has one device. */
@@ -182,7 +186,7 @@ CUresult cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int *flags, int *acti
     if (r == CUDA_SUCCESS) {
         pthread_mutex_lock(&drv.lock);
         *flags = drv.primary_flags;
-        *active = drv.primary_refs > 0;
+        *active = drv.primary_refs > 0 || DRV_RT->runtime_used(false);
         pthread_mutex_unlock(&drv.lock);
     }
     return drv_return(r, "cuDevicePrimaryCtxGetState(%d)", dev);
@@ -284,7 +288,7 @@ CUresult cuCtxPopCurrent_v2(CUcontext *pctx);
 CUresult cuCtxPopCurrent_v2(CUcontext *pctx)
 {
     CUresult r = drv.initialized ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED;
-    if (r == CUDA_SUCCESS && !depth)
+    if (r == CUDA_SUCCESS && !drv_ctx_current())
         r = CUDA_ERROR_INVALID_CONTEXT;
     if (r == CUDA_SUCCESS) {
         CUcontext c = stack[--depth];

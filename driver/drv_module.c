@@ -56,8 +56,10 @@ static CUresult load_image(CUmodule *out, const void *image, const char *what)
     if (memcmp(b, ELFMAG, SELFMAG) == 0) {
         Elf64_Ehdr eh;
         memcpy(&eh, image, sizeof eh);
+        /* the cubin's architecture: bits 8-15 of e_flags from ELF ABI version 8 on, else 0-7 */
+        unsigned sm = eh.e_ident[EI_ABIVERSION] >= 8 ? (eh.e_flags >> 8) & 0xff : eh.e_flags & 0xff;
         fprintf(stderr, "loom: %s: the image is a cubin (SASS for sm_%u only, no PTX); Loom runs PTX: "
-                "load the PTX or a fatbinary that holds it\n", what, eh.e_flags & 0xff);
+                "load the PTX or a fatbinary that holds it\n", what, sm);
         return CUDA_ERROR_NOT_SUPPORTED;
     }
     if (magic == RT_FATBIN_WRAPPER_MAGIC || magic == RT_FATBIN_MAGIC) {

@@ -27,6 +27,9 @@ struct rt_driver_hooks {
      * driver API has no last error). */
     void (*driver_call)(bool on);
     bool (*logging)(void);
+    /* Whether the program called the runtime in this thread (this_thread) or in any: the
+     * runtime's calls make the primary context current and keep it active. */
+    bool (*runtime_used)(bool this_thread);
 };
 
 #endif

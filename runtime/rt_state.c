@@ -23,6 +23,10 @@ struct rt_state rt = {
 static _Thread_local cudaError_t last_error;
 /* Set while the driver stand-in calls into the runtime (rt_driver.h). */
 static _Thread_local bool driver_call;
+/* Whether the program itself (not the driver stand-in) called the runtime: in this thread,
+ * in any thread. CUDA's runtime makes the primary context current in a thread it runs in. */
+static _Thread_local bool thread_used_runtime;
+static atomic_bool process_used_runtime;
 /* cudaDeviceReset frees what concurrent calls may be using (modules, allocations): API
  * calls hold this lock shared from rt_init to rt_return, a reset holds it exclusively.
  * Writers are preferred, so that a stream of launches cannot hold a reset off. */
@@ -176,6 +180,10 @@ cudaError_t rt_init(void)
     pthread_once(&init_once, init_device);
     if (rt.init_error == cudaSuccess)
         hold();
+    if (!driver_call && !thread_used_runtime) {
+        thread_used_runtime = true;
+        atomic_store(&process_used_runtime, true);
+    }
     return rt.init_error;
 }
 
@@ -410,6 +418,19 @@ void rt_stats_print(void)
     loom_stats_foreach(rt.dev, stats_timeline, stderr);
 }
 
+static cudaError_t driver_enter(void)
+{
+    driver_call = true;
+    cudaError_t e = rt_enter();
+    driver_call = false;
+    return e;
+}
+
+static bool driver_runtime_used(bool this_thread)
+{
+    return this_thread ? thread_used_runtime : atomic_load(&process_used_runtime);
+}
+
 static struct loom_device *driver_device(void)
 {
     return rt.dev;
@@ -429,7 +450,7 @@ static bool driver_logging(void)
 extern const struct rt_driver_hooks loom_rt_driver_hooks;
 const struct rt_driver_hooks loom_rt_driver_hooks = {
     .version = RT_DRIVER_HOOKS_VERSION,
-    .enter = rt_enter,
+    .enter = driver_enter,
     .leave = rt_leave,
     .device = driver_device,
     .check = rt_check,
@@ -437,4 +458,5 @@ const struct rt_driver_hooks loom_rt_driver_hooks = {
     .add_host_func = rt_add_host_func,
     .driver_call = driver_set_call,
     .logging = driver_logging,
+    .runtime_used = driver_runtime_used,
 };
