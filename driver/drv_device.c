@@ -379,3 +379,31 @@ CUresult cuCtxSynchronize(void)
         r = drv_check(loom_synchronize(drv_device()));
     return drv_return(r, "cuCtxSynchronize()");
 }
+
+CUresult cuCtxGetStreamPriorityRange(int *leastPriority, int *greatestPriority);
+CUresult cuCtxGetStreamPriorityRange(int *leastPriority, int *greatestPriority)
+{
+    CUresult r = drv_enter(true);
+    if (r == CUDA_SUCCESS)
+        r = DRV_CALL_RT(cudaDeviceGetStreamPriorityRange(leastPriority, greatestPriority));
+    return drv_return(r, "cuCtxGetStreamPriorityRange()");
+}
+
+/* Limits are the device's (CUlimit and cudaLimit number them alike). */
+CUresult cuCtxSetLimit(int limit, size_t value);
+CUresult cuCtxSetLimit(int limit, size_t value)
+{
+    CUresult r = drv_enter(true);
+    if (r == CUDA_SUCCESS)
+        r = DRV_CALL_RT(cudaDeviceSetLimit((enum cudaLimit)limit, value));
+    return drv_return(r, "cuCtxSetLimit(%d, %zu)", limit, value);
+}
+
+CUresult cuCtxGetLimit(size_t *pvalue, int limit);
+CUresult cuCtxGetLimit(size_t *pvalue, int limit)
+{
+    CUresult r = drv_enter(true);
+    if (r == CUDA_SUCCESS)
+        r = DRV_CALL_RT(cudaDeviceGetLimit(pvalue, (enum cudaLimit)limit));
+    return drv_return(r, "cuCtxGetLimit(%d)", limit);
+}

@@ -239,3 +239,149 @@ CUresult cuPointerGetAttribute(void *data, CUpointer_attribute attribute, CUdevi
     }
     return drv_return(r, "cuPointerGetAttribute(%d, %p)", (int)attribute, PTR(ptr));
 }
+
+/* Stream-ordered allocation: the runtime's (one pool for both APIs). */
+CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream hStream);
+CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream hStream)
+{
+    CUresult r = drv_enter(true);
+    if (r == CUDA_SUCCESS && !dptr)
+        r = CUDA_ERROR_INVALID_VALUE;
+    void *p = NULL;
+    if (r == CUDA_SUCCESS && (r = DRV_CALL_RT(cudaMallocAsync(&p, bytesize, hStream))) == CUDA_SUCCESS)
+        *dptr = (CUdeviceptr)(uintptr_t)p;
+    return drv_return(r, "cuMemAllocAsync(%zu, %p) -> %p", bytesize, (void *)hStream, p);
+}
+
+CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream);
+CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream)
+{
+    CUresult r = drv_enter(true);
+    if (r == CUDA_SUCCESS)
+        r = DRV_CALL_RT(cudaFreeAsync(PTR(dptr), hStream));
+    return drv_return(r, "cuMemFreeAsync(%p, %p)", PTR(dptr), (void *)hStream);
+}
+
+CUresult cuMemHostRegister_v2(void *p, size_t bytesize, unsigned int Flags);
+CUresult cuMemHostRegister_v2(void *p, size_t bytesize, unsigned int Flags)
+{
+    CUresult r = drv_enter(true);
+    if (r == CUDA_SUCCESS)
+        r = DRV_CALL_RT(cudaHostRegister(p, bytesize, Flags));
+    return drv_return(r, "cuMemHostRegister(%p, %zu, %#x)", p, bytesize, Flags);
+}
+
+CUresult cuMemHostUnregister(void *p);
+CUresult cuMemHostUnregister(void *p)
+{
+    CUresult r = drv_enter(true);
+    if (r == CUDA_SUCCESS)
+        r = DRV_CALL_RT(cudaHostUnregister(p));
+    return drv_return(r, "cuMemHostUnregister(%p)", p);
+}
+
+CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *pdptr, void *p, unsigned int Flags);
+CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *pdptr, void *p, unsigned int Flags)
+{
+    CUresult r = drv_enter(true);
+    if (r == CUDA_SUCCESS && !pdptr)
+        r = CUDA_ERROR_INVALID_VALUE;
+    void *d = NULL;
+    if (r == CUDA_SUCCESS && (r = DRV_CALL_RT(cudaHostGetDevicePointer(&d, p, Flags))) == CUDA_SUCCESS)
+        *pdptr = (CUdeviceptr)(uintptr_t)d;
+    return drv_return(r, "cuMemHostGetDevicePointer(%p)", p);
+}
+
+/* One side of a 2D copy: its first byte, from the memory type (arrays are not supported). */
+static CUresult side(int type, const void *host, CUdeviceptr dev, const void *array, size_t x, size_t y,
+                     size_t pitch, const char **out)
+{
+    const char *base;
+    if (type == CU_MEMORYTYPE_HOST)
+        base = host;
+    else if (type == CU_MEMORYTYPE_DEVICE || type == CU_MEMORYTYPE_UNIFIED)
+        base = PTR(dev);
+    else if (type == CU_MEMORYTYPE_ARRAY && array)
+        return drv_unsupported("cuMemcpy2D with a CUDA array");
+    else
+        return CUDA_ERROR_INVALID_VALUE;
+    if (!base)
+        return CUDA_ERROR_INVALID_VALUE;
+    *out = base + y * pitch + x;
+    return CUDA_SUCCESS;
+}
+
+static CUresult copy_2d(const CUDA_MEMCPY2D *c, CUstream s, bool async)
+{
+    CUresult r = drv_enter(true);
+    if (r == CUDA_SUCCESS && !c)
+        r = CUDA_ERROR_INVALID_VALUE;
+    const char *src = NULL, *dst = NULL;
+    if (r == CUDA_SUCCESS)
+        r = side(c->srcMemoryType, c->srcHost, c->srcDevice, c->srcArray, c->srcXInBytes, c->srcY, c->srcPitch, &src);
+    if (r == CUDA_SUCCESS)
+        r = side(c->dstMemoryType, c->dstHost, c->dstDevice, c->dstArray, c->dstXInBytes, c->dstY, c->dstPitch, &dst);
+    if (r == CUDA_SUCCESS) {
+        size_t sp = c->Height > 1 ? c->srcPitch : c->WidthInBytes, dp = c->Height > 1 ? c->dstPitch : c->WidthInBytes;
+        r = async ? DRV_CALL_RT(cudaMemcpy2DAsync((void *)dst, dp, src, sp, c->WidthInBytes, c->Height,
+                                                  cudaMemcpyDefault, s))
+                  : DRV_CALL_RT(cudaMemcpy2D((void *)dst, dp, src, sp, c->WidthInBytes, c->Height, cudaMemcpyDefault));
+    }
+    return r;
+}
+
+CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D *pCopy);
+CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D *pCopy)
+{
+    return drv_return(copy_2d(pCopy, NULL, false), "cuMemcpy2D(%p)", (const void *)pCopy);
+}
+
+CUresult cuMemcpy2DUnaligned_v2(const CUDA_MEMCPY2D *pCopy);
+CUresult cuMemcpy2DUnaligned_v2(const CUDA_MEMCPY2D *pCopy)
+{
+    return drv_return(copy_2d(pCopy, NULL, false), "cuMemcpy2DUnaligned(%p)", (const void *)pCopy);
+}
+
+CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *pCopy, CUstream hStream);
+CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *pCopy, CUstream hStream)
+{
+    return drv_return(copy_2d(pCopy, hStream, true), "cuMemcpy2DAsync(%p, %p)", (const void *)pCopy,
+                      (void *)hStream);
+}
+
+/* 2D sets: one row at a time (rows of 16 and 32-bit values through set()). */
+static CUresult set_2d(CUdeviceptr dst, size_t pitch, unsigned value, unsigned width, size_t w, size_t h, CUstream s,
+                       bool async)
+{
+    if (h > 1 && pitch < w * width)
+        return CUDA_ERROR_INVALID_VALUE;
+    CUresult r = CUDA_SUCCESS;
+    for (size_t y = 0; y < h && r == CUDA_SUCCESS; y++) {
+        r = set(dst + y * pitch, value, width, w, s, async);
+        DRV_RT->leave();
+    }
+    return r;
+}
+
+#define DRV_SET_2D(name, width, vtype)                                                              \
+    CUresult name(CUdeviceptr dst, size_t pitch, vtype value, size_t w, size_t h);                  \
+    CUresult name(CUdeviceptr dst, size_t pitch, vtype value, size_t w, size_t h)                   \
+    {                                                                                               \
+        return drv_return(set_2d(dst, pitch, value, width, w, h, NULL, false), #name "(%p, %zu, %zu, %zu)", \
+                          PTR(dst), pitch, w, h);                                                   \
+    }
+#define DRV_SET_2D_ASYNC(name, width, vtype)                                                        \
+    CUresult name(CUdeviceptr dst, size_t pitch, vtype value, size_t w, size_t h, CUstream s);      \
+    CUresult name(CUdeviceptr dst, size_t pitch, vtype value, size_t w, size_t h, CUstream s)       \
+    {                                                                                               \
+        return drv_return(set_2d(dst, pitch, value, width, w, h, s, true), #name "(%p, %zu, %zu, %zu, %p)", \
+                          PTR(dst), pitch, w, h, (void *)s);                                        \
+    }
+DRV_SET_2D(cuMemsetD2D8_v2, 1, unsigned char)
+DRV_SET_2D(cuMemsetD2D16_v2, 2, unsigned short)
+DRV_SET_2D(cuMemsetD2D32_v2, 4, unsigned int)
+DRV_SET_2D_ASYNC(cuMemsetD2D8Async, 1, unsigned char)
+DRV_SET_2D_ASYNC(cuMemsetD2D16Async, 2, unsigned short)
+DRV_SET_2D_ASYNC(cuMemsetD2D32Async, 4, unsigned int)
+#undef DRV_SET_2D
+#undef DRV_SET_2D_ASYNC

@@ -330,6 +330,58 @@ CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX, unsigned
                       blockDimZ, sharedMemBytes);
 }
 
+/* Attributes: cooperative launches; a cluster of one CTA; the rest (priorities, access policy
+ * windows, programmatic serialisation) do not change what Loom computes and are ignored. */
+CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra);
+CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra)
+{
+    if (!config)
+        return drv_return(CUDA_ERROR_INVALID_VALUE, "cuLaunchKernelEx(NULL)");
+    bool cooperative = false;
+    CUresult r = config->numAttrs && !config->attrs ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
+    for (unsigned i = 0; r == CUDA_SUCCESS && i < config->numAttrs; i++) {
+        const CUlaunchAttribute *a = &config->attrs[i];
+        if (a->id == CU_LAUNCH_ATTRIBUTE_COOPERATIVE)
+            cooperative = a->value.cooperative != 0;
+        else if (a->id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION &&
+                 a->value.clusterDim.x * a->value.clusterDim.y * a->value.clusterDim.z > 1)
+            r = drv_unsupported("cuLaunchKernelEx with thread block clusters");
+    }
+    const unsigned grid[3] = { config->gridDimX, config->gridDimY, config->gridDimZ };
+    const unsigned block[3] = { config->blockDimX, config->blockDimY, config->blockDimZ };
+    if (r == CUDA_SUCCESS)
+        r = launch(f, grid, block, config->sharedMemBytes, config->hStream, kernelParams, extra, cooperative);
+    return drv_return(r, "cuLaunchKernelEx(%s, grid (%u,%u,%u), block (%u,%u,%u), shared %u, %u attributes)",
+                      drv_func(f) ? loom_kernel_name(f->k) : "?", grid[0], grid[1], grid[2], block[0], block[1],
+                      block[2], config->sharedMemBytes, config->numAttrs);
+}
+
+/* The kernel's name, as cuda.h's cuFuncGetName gives it (the PTX name). */
+CUresult cuFuncGetName(const char **name, CUfunction hfunc);
+CUresult cuFuncGetName(const char **name, CUfunction hfunc)
+{
+    CUresult r = drv.initialized ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED;
+    if (r == CUDA_SUCCESS && !name)
+        r = CUDA_ERROR_INVALID_VALUE;
+    if (r == CUDA_SUCCESS && !drv_func(hfunc))
+        r = CUDA_ERROR_INVALID_HANDLE;
+    if (r == CUDA_SUCCESS)
+        *name = loom_kernel_name(hfunc->k);
+    return drv_return(r, "cuFuncGetName(%p)", (void *)hfunc);
+}
+
+/* Cache preferences do not change what Loom computes. */
+CUresult cuFuncSetCacheConfig(CUfunction hfunc, int config);
+CUresult cuFuncSetCacheConfig(CUfunction hfunc, int config)
+{
+    CUresult r = drv_enter(true);
+    if (r == CUDA_SUCCESS && !drv_func(hfunc))
+        r = CUDA_ERROR_INVALID_HANDLE;
+    if (r == CUDA_SUCCESS && (config < 0 || config > 3))
+        r = CUDA_ERROR_INVALID_VALUE;
+    return drv_return(r, "cuFuncSetCacheConfig(%p, %d)", (void *)hfunc, config);
+}
+
 CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction hfunc);
 CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction hfunc)
 {
