@@ -58,35 +58,33 @@ CUresult cuDeviceGet(CUdevice *device, int ordinal)
     return drv_return(r, "cuDeviceGet(%d)", ordinal);
 }
 
-/* Attributes the runtime's table lacks (driver-only ones), with the H100's values. */
-static bool driver_only_attribute(CUdevice_attribute a, int *out)
+/* Attributes the runtime's property table lacks, with an H100's values. */
+static const struct { int attr, value; } h100_attrs[] = {
+#define DRV_ATTR(number, name, value) { number, value },
+#include "driver/drv_attrs.def"
+#undef DRV_ATTR
+};
+
+static bool table_attribute(CUdevice_attribute a, int *out)
 {
-    switch (a) {
-    case 44:    /* CAN_TEX2D_GATHER (deprecated) */
-    case 102:   /* VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED */
-    case 103:   /* HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED */
-    case 107:   /* GENERIC_COMPRESSION_SUPPORTED */
-    case 110:   /* GPU_DIRECT_RDMA_WITH_CUDA_VMM_SUPPORTED */
-    case 146:   /* HOST_ALLOC_DMA_BUF_SUPPORTED */
-        *out = 1;
-        return true;
-    case 104: case 105:   /* HANDLE_TYPE_WIN32_(KMT_)HANDLE_SUPPORTED */
-    case 136: case 137:   /* MEM_DECOMPRESS_ALGORITHM_MASK, MEM_DECOMPRESS_MAXIMUM_LENGTH */
-        *out = 0;
-        return true;
-    default:
-        return false;
-    }
+    for (size_t i = 0; i < sizeof h100_attrs / sizeof h100_attrs[0]; i++)
+        if (h100_attrs[i].attr == (int)a) {
+            *out = h100_attrs[i].value;
+            return true;
+        }
+    return false;
 }
 
+/* The runtime's value where it has one (both APIs then agree), else the table's. */
 CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev);
 CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev)
 {
     CUresult r = check_device(dev);
     if (r == CUDA_SUCCESS && !pi)
         r = CUDA_ERROR_INVALID_VALUE;
-    if (r == CUDA_SUCCESS && !driver_only_attribute(attrib, pi))
-        r = DRV_CALL_RT(cudaDeviceGetAttribute(pi, (enum cudaDeviceAttr)attrib, 0));
+    if (r == CUDA_SUCCESS && (r = DRV_CALL_RT(cudaDeviceGetAttribute(pi, (enum cudaDeviceAttr)attrib, 0))) ==
+        CUDA_ERROR_INVALID_VALUE && table_attribute(attrib, pi))
+        r = CUDA_SUCCESS;
     return drv_return(r, "cuDeviceGetAttribute(%d, %d) -> %d", (int)attrib, dev, r == CUDA_SUCCESS ? *pi : 0);
 }
 

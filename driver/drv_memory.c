@@ -86,10 +86,13 @@ CUresult cuMemGetInfo_v2(size_t *free_bytes, size_t *total);
 CUresult cuMemGetInfo_v2(size_t *free_bytes, size_t *total)
 {
     CUresult r = drv_enter(true);
-    if (r == CUDA_SUCCESS && (!free_bytes || !total))
-        r = CUDA_ERROR_INVALID_VALUE;
+    size_t f = 0, t = 0;    /* either pointer may be NULL */
     if (r == CUDA_SUCCESS)
-        r = DRV_CALL_RT(cudaMemGetInfo(free_bytes, total));
+        r = DRV_CALL_RT(cudaMemGetInfo(&f, &t));
+    if (r == CUDA_SUCCESS && free_bytes)
+        *free_bytes = f;
+    if (r == CUDA_SUCCESS && total)
+        *total = t;
     return drv_return(r, "cuMemGetInfo()");
 }
 

@@ -68,6 +68,10 @@ static CUresult load_image(CUmodule *out, const void *image, const char *what)
             return r;
         text = owned;
     }
+    if (!strstr(text, ".version")) {   /* no PTX module starts without it */
+        fprintf(stderr, "loom: %s: the image is neither PTX text nor a fatbinary\n", what);
+        return CUDA_ERROR_INVALID_IMAGE;
+    }
     struct CUmod_st *m = calloc(1, sizeof *m);
     if (!m) {
         free(owned);
@@ -161,7 +165,7 @@ CUresult cuModuleUnload(CUmodule hmod)
 {
     CUresult r = drv_enter(true);
     if (r == CUDA_SUCCESS && !live_module(hmod))
-        r = CUDA_ERROR_INVALID_VALUE;
+        r = CUDA_ERROR_INVALID_HANDLE;
     if (r == CUDA_SUCCESS) {
         r = drv_check(loom_synchronize(drv_device()));
         loom_module_unload(hmod->lm);
@@ -206,14 +210,15 @@ CUresult cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod, c
 CUresult cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod, const char *name)
 {
     CUresult r = drv_enter(true);
-    if (r == CUDA_SUCCESS && !name)
+    if (r == CUDA_SUCCESS && (!name || (!dptr && !bytes)))
         r = CUDA_ERROR_INVALID_VALUE;
     if (r == CUDA_SUCCESS && !live_module(hmod))
         r = CUDA_ERROR_INVALID_HANDLE;
     uint64_t addr = 0;
     size_t size = 0;
-    if (r == CUDA_SUCCESS && loom_module_get_global(hmod->lm, name, &addr, &size) != LOOM_OK)
-        r = CUDA_ERROR_NOT_FOUND;
+    struct loom_kernel *k;
+    if (r == CUDA_SUCCESS && loom_module_get_global(hmod->lm, name, &addr, &size) != LOOM_OK)   /* a kernel's name is no global's */
+        r = loom_module_get_kernel(hmod->lm, name, &k) == LOOM_OK ? CUDA_ERROR_INVALID_VALUE : CUDA_ERROR_NOT_FOUND;
     if (r == CUDA_SUCCESS) {
         if (dptr)
             *dptr = addr;
@@ -224,48 +229,53 @@ CUresult cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod, c
 }
 
 /* The arguments of a launch: kernelParams as they are, or `extra`'s one buffer split at the
- * kernel's parameter offsets into out_args (room for every parameter). */
-static CUresult launch_args(const struct CUfunc_st *f, void **params, void **extra, void ***out_args)
+ * kernel's parameter offsets into *out_copy (malloc'd). An `extra` without a buffer leaves
+ * kernelParams in charge; a buffer shorter than the parameters is read as far as its size
+ * and the rest is zero (the GPU launches it too, without complaint). */
+static CUresult launch_args(const struct CUfunc_st *f, void **params, void **extra, void ***out_args,
+                            char **out_copy)
 {
-    if (!extra) {
-        if (!params && loom_kernel_param_count(f->k))
+    char *buf = NULL;
+    size_t size = 0;
+    for (unsigned i = 0; extra && extra[i] != CU_LAUNCH_PARAM_END; i += 2) {
+        if (extra[i] == CU_LAUNCH_PARAM_BUFFER_POINTER)
+            buf = extra[i + 1];
+        else if (extra[i] == CU_LAUNCH_PARAM_BUFFER_SIZE && extra[i + 1])
+            size = *(size_t *)extra[i + 1];
+        else
+            return CUDA_ERROR_INVALID_VALUE;
+    }
+    unsigned n = loom_kernel_param_count(f->k);
+    if (!buf) {
+        if (!params && n)
             return CUDA_ERROR_INVALID_VALUE;
         *out_args = params;
         return CUDA_SUCCESS;
     }
     if (params)
         return CUDA_ERROR_INVALID_VALUE;
-    char *buf = NULL;
-    size_t size = 0;
-    bool have_size = false;
-    for (unsigned i = 0; extra[i] != CU_LAUNCH_PARAM_END; i += 2) {
-        if (extra[i] == CU_LAUNCH_PARAM_BUFFER_POINTER) {
-            buf = extra[i + 1];
-        } else if (extra[i] == CU_LAUNCH_PARAM_BUFFER_SIZE) {
-            if (!extra[i + 1])
-                return CUDA_ERROR_INVALID_VALUE;
-            size = *(size_t *)extra[i + 1];
-            have_size = true;
-        } else {
-            return CUDA_ERROR_INVALID_VALUE;
-        }
-    }
-    unsigned n = loom_kernel_param_count(f->k);
-    if (n && (!buf || !have_size))
-        return CUDA_ERROR_INVALID_VALUE;
-    void **args = n ? calloc(n, sizeof *args) : NULL;
-    if (n && !args)
-        return CUDA_ERROR_OUT_OF_MEMORY;
+    size_t need = 0;
     for (unsigned i = 0; i < n; i++) {
         struct loom_param_info p;
         loom_kernel_param(f->k, i, &p);
-        if ((size_t)p.offset + p.size > size) {
-            free(args);
-            return CUDA_ERROR_INVALID_VALUE;
-        }
-        args[i] = buf + p.offset;
+        if ((size_t)p.offset + p.size > need)
+            need = (size_t)p.offset + p.size;
+    }
+    void **args = calloc(n ? n : 1, sizeof *args);
+    char *copy = calloc(need ? need : 1, 1);
+    if (!args || !copy) {
+        free(args);
+        free(copy);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    memcpy(copy, buf, size < need ? size : need);
+    for (unsigned i = 0; i < n; i++) {
+        struct loom_param_info p;
+        loom_kernel_param(f->k, i, &p);
+        args[i] = copy + p.offset;
     }
     *out_args = args;
+    *out_copy = copy;
     return CUDA_SUCCESS;
 }
 
@@ -280,8 +290,9 @@ static CUresult launch(CUfunction f, const unsigned grid[3], const unsigned bloc
     if (r == CUDA_SUCCESS)
         r = drv_from_cuda(DRV_RT->stream_resolve(stream, false, &ls));
     void **args = NULL;
+    char *copy = NULL;
     if (r == CUDA_SUCCESS)
-        r = launch_args(fn, params, extra, &args);
+        r = launch_args(fn, params, extra, &args, &copy);
     if (r == CUDA_SUCCESS) {
         struct loom_launch_config cfg = {
             .grid = { grid[0], grid[1], grid[2] },
@@ -294,9 +305,10 @@ static CUresult launch(CUfunction f, const unsigned grid[3], const unsigned bloc
         r = s == LOOM_ERR_INVALID_CONFIG ? CUDA_ERROR_INVALID_VALUE : drv_check(s);
         if (s == LOOM_ERR_INVALID_CONFIG && drv.log)
             drv_log("%s", loom_device_error(drv_device()));
-        if (extra)
+        if (copy)
             free(args);
     }
+    free(copy);
     return r;
 }
 

@@ -11,4 +11,4 @@ driver_libcuda_la_LIBADD = runtime/libcudart.la runtime/librtfatbin.la libloom.l
 driver_libcuda_la_LDFLAGS = $(AM_LDFLAGS) -version-info 1:0:0 \
 	-Wl,--version-script=$(srcdir)/%D%/libcuda.map
 EXTRA_driver_libcuda_la_DEPENDENCIES = $(srcdir)/%D%/libcuda.map
-EXTRA_DIST += %D%/libcuda.map %D%/drv_errors.def %D%/drv_versions.def %D%/drv_unsupported.def
+EXTRA_DIST += %D%/libcuda.map %D%/drv_attrs.def %D%/drv_errors.def %D%/drv_versions.def %D%/drv_unsupported.def

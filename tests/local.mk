@@ -46,7 +46,8 @@ CLEANFILES += tests/cuda/bin/*/*
 # driver/: the driver API stand-in -- C programs built against NVIDIA's cuda.h run under loom exec
 # (skipped without the CUDA headers), and its coverage of NVIDIA's libcuda.so.1 entry points
 TESTS += tests/driver/run-tests.sh tests/driver/coverage.sh
-EXTRA_DIST += tests/driver/run-tests.sh tests/driver/coverage.sh tests/driver/src tests/driver/expected
+EXTRA_DIST += tests/driver/run-tests.sh tests/driver/coverage.sh tests/driver/src tests/driver/expected \
+	tests/driver/DIFFERENCES
 CLEANFILES += tests/driver/bin/*
 # emu/emu_float.c, emu_half.c, emu_cvt.c: floating point against H100 recordings
 tests_unit_check_loom_SOURCES += tests/unit/check_emu_float.c

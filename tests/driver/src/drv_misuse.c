@@ -1,6 +1,7 @@
 /* drv_misuse.c -- driver API calls with bad input: each case runs in a child process of its
  * own (so that the driver starts fresh and a crash is reported, not fatal) and prints the
- * CUresult name of every call it makes. */
+ * CUresult name of every call it makes. The error-name and cuGetProcAddress cases are in
+ * drv_errors.c. */
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -299,34 +300,6 @@ static void cross_context(void)
     R(cuEventDestroy(e));
 }
 
-static void errors(void)
-{
-    static const CUresult codes[] = { CUDA_SUCCESS, CUDA_ERROR_INVALID_VALUE, CUDA_ERROR_NOT_INITIALIZED,
-                                      CUDA_ERROR_INVALID_CONTEXT, CUDA_ERROR_INVALID_HANDLE,
-                                      CUDA_ERROR_NOT_FOUND, CUDA_ERROR_LAUNCH_FAILED,
-                                      CUDA_ERROR_NOT_SUPPORTED, CUDA_ERROR_UNKNOWN };
-    for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++) {
-        const char *name = NULL, *text = NULL;
-        cuGetErrorName(codes[i], &name);
-        cuGetErrorString(codes[i], &text);
-        printf("  %d: %s: %s\n", (int)codes[i], name ? name : "(null)", text ? text : "(null)");
-    }
-    const char *s = (const char *)1;
-    R(cuGetErrorName((CUresult)12345, &s));
-    printf("  unknown name is NULL: %s\n", s == NULL ? "yes" : "no");
-    R(cuGetErrorString((CUresult)12345, &s));
-    R(cuGetErrorName(CUDA_SUCCESS, NULL));
-    void *fn = NULL;
-    CUdriverProcAddressQueryResult q;
-    R(cuGetProcAddress("cuNoSuchFunction", &fn, 12000, 0, &q));
-    printf("  query result %d, fn is NULL: %s\n", q, fn == NULL ? "yes" : "no");
-    R(cuGetProcAddress("cuMemAlloc", &fn, 1000, 0, &q));
-    printf("  query result %d\n", q);
-    R(cuGetProcAddress("cuMemAlloc", &fn, 13000, 0, &q));
-    printf("  query result %d, fn is set: %s\n", q, fn != NULL ? "yes" : "no");
-    R(cuGetProcAddress(NULL, &fn, 13000, 0, &q));
-}
-
 static const struct { const char *name; void (*run)(void); } cases[] = {
     { "no_init", no_init },
     { "bad_init", bad_init },
@@ -338,7 +311,6 @@ static const struct { const char *name; void (*run)(void); } cases[] = {
     { "bad_stream_event", bad_stream_event },
     { "bad_context", bad_context },
     { "cross_context", cross_context },
-    { "errors", errors },
 };
 
 int main(int argc, char **argv)
@@ -355,6 +327,7 @@ int main(int argc, char **argv)
         fflush(stdout);
         pid_t pid = fork();
         if (pid == 0) {
+            setvbuf(stdout, NULL, _IONBF, 0);   /* what a case printed survives its crash */
             cases[i].run();
             fflush(stdout);
             _exit(0);
