@@ -114,32 +114,53 @@ CUresult cuMemGetAddressRange_v2(CUdeviceptr *pbase, size_t *psize, CUdeviceptr 
     return drv_return(r, "cuMemGetAddressRange(%p)", PTR(dptr));
 }
 
-/* Copies: Loom's addresses are host addresses, so one copy serves every direction. */
-static CUresult copy(void *dst, const void *src, size_t n, CUstream s, bool async)
+/* Whether [p, p + n) is memory the device may use: a live allocation of Loom's, or host
+ * memory the runtime pinned or registered. Loom's device addresses are host addresses, so
+ * freed memory must be refused here, before a copy writes into the host's heap. */
+static CUresult device_range(const void *p, size_t n)
+{
+    uint64_t base = 0;
+    size_t size = 0;
+    bool managed;
+    if (loom_pointer_info(drv_device(), (uint64_t)(uintptr_t)p, &base, &size, &managed) == LOOM_OK)
+        return (uint64_t)(uintptr_t)p - base + n <= size ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+    struct cudaPointerAttributes a;
+    memset(&a, 0, sizeof a);
+    CUresult r = DRV_CALL_RT(cudaPointerGetAttributes(&a, p));
+    return r == CUDA_SUCCESS && a.type != cudaMemoryTypeUnregistered ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+/* Copies: Loom's addresses are host addresses, so one copy serves every direction once the
+ * device sides (dev_dst, dev_src) are known to be device memory. */
+static CUresult copy(void *dst, const void *src, size_t n, CUstream s, bool async, bool dev_dst, bool dev_src)
 {
     CUresult r = drv_enter(true);
+    if (r == CUDA_SUCCESS && n && dev_dst)
+        r = device_range(dst, n);
+    if (r == CUDA_SUCCESS && n && dev_src)
+        r = device_range(src, n);
     if (r == CUDA_SUCCESS)
         r = async ? DRV_CALL_RT(cudaMemcpyAsync(dst, src, n, cudaMemcpyDefault, s))
                   : DRV_CALL_RT(cudaMemcpy(dst, src, n, cudaMemcpyDefault));
     return r;
 }
 
-#define DRV_COPY(name, aname, dtype, stype, dexpr, sexpr)                                          \
+#define DRV_COPY(name, aname, dtype, stype, dexpr, sexpr, ddev, sdev)                              \
     CUresult name(dtype dst, stype src, size_t n);                                                   \
     CUresult name(dtype dst, stype src, size_t n)                                                    \
     {                                                                                                \
-        return drv_return(copy(dexpr, sexpr, n, NULL, false), #name "(%p, %p, %zu)", dexpr, sexpr, n); \
+        return drv_return(copy(dexpr, sexpr, n, NULL, false, ddev, sdev), #name "(%p, %p, %zu)", dexpr, sexpr, n); \
     }                                                                                                \
     CUresult aname(dtype dst, stype src, size_t n, CUstream s);                                      \
     CUresult aname(dtype dst, stype src, size_t n, CUstream s)                                       \
     {                                                                                                \
-        return drv_return(copy(dexpr, sexpr, n, s, true), #aname "(%p, %p, %zu, %p)", dexpr, sexpr, n, \
+        return drv_return(copy(dexpr, sexpr, n, s, true, ddev, sdev), #aname "(%p, %p, %zu, %p)", dexpr, sexpr, n, \
                           (void *)s);                                                                \
     }
-DRV_COPY(cuMemcpyHtoD_v2, cuMemcpyHtoDAsync_v2, CUdeviceptr, const void *, PTR(dst), (const void *)src)
-DRV_COPY(cuMemcpyDtoH_v2, cuMemcpyDtoHAsync_v2, void *, CUdeviceptr, dst, (const void *)PTR(src))
-DRV_COPY(cuMemcpyDtoD_v2, cuMemcpyDtoDAsync_v2, CUdeviceptr, CUdeviceptr, PTR(dst), (const void *)PTR(src))
-DRV_COPY(cuMemcpy, cuMemcpyAsync, CUdeviceptr, CUdeviceptr, PTR(dst), (const void *)PTR(src))
+DRV_COPY(cuMemcpyHtoD_v2, cuMemcpyHtoDAsync_v2, CUdeviceptr, const void *, PTR(dst), (const void *)src, true, false)
+DRV_COPY(cuMemcpyDtoH_v2, cuMemcpyDtoHAsync_v2, void *, CUdeviceptr, dst, (const void *)PTR(src), false, true)
+DRV_COPY(cuMemcpyDtoD_v2, cuMemcpyDtoDAsync_v2, CUdeviceptr, CUdeviceptr, PTR(dst), (const void *)PTR(src), true, true)
+DRV_COPY(cuMemcpy, cuMemcpyAsync, CUdeviceptr, CUdeviceptr, PTR(dst), (const void *)PTR(src), false, false)
 #undef DRV_COPY
 
 /* Sets of 8, 16 or 32-bit values. Bytes go through the runtime's memset; wider values are
@@ -156,11 +177,11 @@ static CUresult set(CUdeviceptr dst, unsigned value, unsigned width, size_t n, C
         r = CUDA_ERROR_INVALID_VALUE;
     if (r != CUDA_SUCCESS || !n)
         return r;
+    if (n > SIZE_MAX / width || (r = device_range(PTR(dst), n * width)) != CUDA_SUCCESS)
+        return CUDA_ERROR_INVALID_VALUE;
     if (width == 1)
         return async ? DRV_CALL_RT(cudaMemsetAsync(PTR(dst), (int)(value & 0xff), n, s))
                      : DRV_CALL_RT(cudaMemset(PTR(dst), (int)(value & 0xff), n));
-    if (n > SIZE_MAX / width)
-        return CUDA_ERROR_INVALID_VALUE;
     unsigned char *pat = malloc(n * width);
     if (!pat)
         return CUDA_ERROR_OUT_OF_MEMORY;
