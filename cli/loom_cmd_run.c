@@ -578,30 +578,96 @@ static int parse_options(int argc, char **argv, struct run_opts *o)
 /* ---- Running ------------------------------------------------------------------------------ */
 
 /* The kernel's name in messages: demangled, as compute-sanitizer prints it ("kernel(int*)").
- * The list of kernels for --kernel keeps the PTX names, which are what --kernel takes. */
+ * The list of kernels for --kernel shows both, PTX name first. */
 static const char *kernel_display_name(const struct loom_kernel *k)
 {
     static char buf[1024];
     return loom_demangle(loom_kernel_name(k), buf, sizeof buf);
 }
 
-/* Picks the kernel: the one named by --kernel, or the module's only entry. */
+/* How well `want` names the kernel whose PTX name is `ptx`: 4 the PTX (mangled) name, 3 the
+ * demangled signature ("ns::scale<float>(float*, int)"), 2 that without its parameters
+ * ("ns::scale<float>"), 1 the plain function name ("scale"); 0 not at all. */
+static int name_match(const char *ptx, const char *want)
+{
+    if (!strcmp(ptx, want)) return 4;
+    char buf[1024];
+    const char *d = loom_demangle(ptx, buf, sizeof buf);
+    if (!strcmp(d, want)) return 3;
+    /* the parameter list: the first '(' outside <>; a template's return type: up to the
+     * last space outside <> before it */
+    size_t cut = strlen(d), start = 0;
+    int depth = 0;
+    for (size_t i = 0; d[i]; i++) {
+        if (d[i] == '<') depth++;
+        else if (d[i] == '>' && depth) depth--;
+        else if (d[i] == ' ' && !depth) start = i + 1;
+        else if (d[i] == '(' && !depth) { cut = i; break; }
+    }
+    char *n = buf + start;
+    if (!strcmp(n, want)) return 3;
+    n[cut - start] = 0;
+    if (!strcmp(n, want)) return 2;
+    size_t len = cut - start;
+    if (len && n[len - 1] == '>') {       /* template arguments of the function itself */
+        depth = 0;
+        for (size_t i = len; i-- > 0;) {
+            if (n[i] == '>') depth++;
+            else if (n[i] == '<' && --depth == 0) { n[i] = 0; break; }
+        }
+    }
+    const char *base = n;
+    depth = 0;
+    for (const char *c = n; *c; c++) {
+        if (*c == '<') depth++;
+        else if (*c == '>' && depth) depth--;
+        else if (!depth && c[0] == ':' && c[1] == ':') base = c + 2;
+    }
+    return !strcmp(base, want) ? 1 : 0;
+}
+
+/* Appends "PTXNAME (demangled)", or the PTX name alone when it is not mangled. */
+static void add_name(char *names, size_t size, size_t *used, const char *ptx)
+{
+    char d[512];
+    loom_demangle(ptx, d, sizeof d);
+    if (*used >= size) return;
+    int w = strcmp(d, ptx) ? snprintf(names + *used, size - *used, "%s%s (%s)", *used ? ", " : "", ptx, d)
+                           : snprintf(names + *used, size - *used, "%s%s", *used ? ", " : "", ptx);
+    if (w > 0) *used += (size_t)w;
+}
+
+/* Picks the kernel: the one --kernel names (by its PTX name, its demangled signature, that
+ * without parameters, or its plain name, when only one kernel has it), or the module's only
+ * entry. */
 static struct loom_kernel *pick_kernel(struct loom_module *mod, const struct run_opts *o)
 {
     unsigned n = loom_module_kernel_count(mod);
-    char names[1024] = "";
+    char names[2048] = "";
     size_t used = 0;
-    for (unsigned i = 0; i < n && used < sizeof names; i++) {
-        int w = snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "", loom_kernel_name(loom_module_kernel(mod, i)));
-        if (w < 0)
-            break;
-        used += (size_t)w;
-    }
+    for (unsigned i = 0; i < n; i++) add_name(names, sizeof names, &used, loom_kernel_name(loom_module_kernel(mod, i)));
     if (o->kernel) {
-        struct loom_kernel *k;
-        if (loom_module_get_kernel(mod, o->kernel, &k) == LOOM_OK)
-            return k;
-        if (n)
+        struct loom_kernel *best = NULL;
+        int level = 0;
+        unsigned ties = 0;
+        for (unsigned i = 0; i < n; i++) {
+            struct loom_kernel *k = loom_module_kernel(mod, i);
+            int m = name_match(loom_kernel_name(k), o->kernel);
+            if (m > level) { level = m; best = k; ties = 1; }
+            else if (m && m == level) ties++;
+        }
+        if (best && ties == 1)
+            return best;
+        if (best) {
+            char tied[2048] = "";
+            size_t tu = 0;
+            for (unsigned i = 0; i < n; i++) {
+                const char *pn = loom_kernel_name(loom_module_kernel(mod, i));
+                if (name_match(pn, o->kernel) == level) add_name(tied, sizeof tied, &tu, pn);
+            }
+            run_error("--kernel '%s' names %u kernels of %s; give one's PTX name or signature: %s", o->kernel, ties,
+                      o->file, tied);
+        } else if (n)
             run_error("no kernel named '%s' in %s; its kernels: %s", o->kernel, o->file, names);
         else
             run_error("no kernel named '%s' in %s, which has no kernels (.entry)", o->kernel, o->file);
