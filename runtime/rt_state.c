@@ -381,8 +381,8 @@ static void stats_one(const struct loom_kernel_stats *s, void *data)
     char name[1024];
     double eff = s->warp_instructions ? 100.0 * (double)s->thread_instructions / (32.0 * (double)s->warp_instructions)
                                       : 0.0;
-    fprintf(out, "loom: %-32s %8llu %10.3f %10llu %14llu %7.1f%% %10llu %10llu %8llu %8llu %8llu %8.0f%%\n",
-            loom_demangle(s->kernel, name, sizeof name),
+    fprintf(out, "loom: %-40s %8llu %10.3f %10llu %14llu %7.1f%% %10llu %10llu %8llu %8llu %8llu %8.0f%%\n",
+            loom_short_name(s->kernel, 40, name, sizeof name),
             (unsigned long long)s->launches, s->seconds * 1e3, (unsigned long long)s->ctas,
             (unsigned long long)s->warp_instructions, eff, (unsigned long long)s->divergent_branches,
             (unsigned long long)s->barrier_waits, (unsigned long long)s->parks,
@@ -400,7 +400,7 @@ static void stats_timeline(const struct loom_kernel_stats *s, void *data)
 
 void rt_stats_print(void)
 {
-    fprintf(stderr, "loom: %-32s %8s %10s %10s %14s %8s %10s %10s %8s %8s %8s %9s\n", "kernel", "launches", "ms", "CTAs",
+    fprintf(stderr, "loom: %-40s %8s %10s %10s %14s %8s %10s %10s %8s %8s %8s %9s\n", "kernel", "launches", "ms", "CTAs",
             "warp instrs", "SIMD eff", "divergent", "bar waits", "parks", "max res", "wake-ups", "occupancy");
     loom_stats_foreach(rt.dev, stats_one, stderr);
     loom_stats_foreach(rt.dev, stats_timeline, stderr);

@@ -564,6 +564,36 @@ const char *loom_demangle(const char *name, char *buf, size_t size)
     ptx_demangle(name, buf, size);
     return buf;
 }
+const char *loom_short_name(const char *name, unsigned width, char *buf, size_t size)
+{
+    char d[2048];
+    ptx_demangle(name, d, sizeof d);
+    /* the parameters: the first '(' outside <>; the return type: up to the last space
+     * outside <> before it */
+    size_t start = 0, end = strlen(d);
+    int depth = 0;
+    for (size_t i = 0; d[i]; i++) {
+        if (d[i] == '<') depth++;
+        else if (d[i] == '>' && depth) depth--;
+        else if (d[i] == ' ' && !depth) start = i + 1;
+        else if (d[i] == '(' && !depth) { end = i; break; }
+    }
+    if (start >= end) start = 0;
+    char s[2048];
+    size_t n = 0;
+    depth = 0;
+    for (size_t i = start; i < end && n + 4 < sizeof s; i++) {
+        char c = d[i];
+        if (c == '<' && ++depth == 2) { memcpy(s + n, "<...", 4); n += 4; continue; }
+        if (c == '>' && depth && depth-- == 2) { s[n++] = '>'; continue; }
+        if (depth < 2) s[n++] = c;
+    }
+    s[n] = 0;
+    if (width >= 4 && n > width) memcpy(s + width - 3, "...", 4);
+    snprintf(buf, size, "%s", s);
+    return buf;
+}
+
 unsigned loom_kernel_param_count(const struct loom_kernel *k) { return k->nparams; }
 void loom_kernel_param(const struct loom_kernel *k, unsigned i, struct loom_param_info *out_info)
 {
