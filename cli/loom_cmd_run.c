@@ -400,30 +400,32 @@ static bool check_arg(const struct run_arg *a, unsigned i, const struct loom_ker
     return true;
 }
 
-/* Input file of exactly COUNT elements; output path whose folder can be written. */
-static bool check_files(const struct run_arg *a, unsigned i)
+/* Input file of exactly COUNT elements; output path whose folder can be written. Returns 0,
+ * RUN_KERNEL_ERROR for a file that cannot be read or written, RUN_USAGE_ERROR for a COUNT
+ * that does not match the input file. */
+static int check_files(const struct run_arg *a, unsigned i)
 {
     struct stat st;
     uint64_t bytes = a->count * run_types[a->type].size;
     if (a->init == RUN_INIT_FILE) {
         if (stat(a->in_path, &st) != 0 || access(a->in_path, R_OK) != 0) {
             arg_error(a, i, "cannot read '%s': %s", a->in_path, strerror(errno));
-            return false;
+            return RUN_KERNEL_ERROR;
         }
         if (S_ISDIR(st.st_mode)) {
             arg_error(a, i, "cannot read '%s': it is a directory", a->in_path);
-            return false;
+            return RUN_KERNEL_ERROR;
         }
         if ((uint64_t)st.st_size != bytes) {
             arg_error(a, i, "'%s' has %" PRIu64 " bytes; COUNT %" PRIu64 " of %s needs %" PRIu64, a->in_path,
                       (uint64_t)st.st_size, a->count, run_types[a->type].name, bytes);
-            return false;
+            return RUN_USAGE_ERROR;
         }
     }
     if (a->out_path) {
         if (stat(a->out_path, &st) == 0 && S_ISDIR(st.st_mode)) {
             arg_error(a, i, "cannot write '%s': it is a directory", a->out_path);
-            return false;
+            return RUN_KERNEL_ERROR;
         }
         const char *slash = strrchr(a->out_path, '/');
         char *dir = slash ? strndup(a->out_path, slash == a->out_path ? 1 : (size_t)(slash - a->out_path)) : strdup(".");
@@ -432,10 +434,10 @@ static bool check_files(const struct run_arg *a, unsigned i)
         free(dir);
         if (!ok) {
             arg_error(a, i, "cannot write '%s': %s", a->out_path, strerror(err));
-            return false;
+            return RUN_KERNEL_ERROR;
         }
     }
-    return true;
+    return 0;
 }
 
 /* ---- Options ----------------------------------------------------------------------------- */
@@ -865,6 +867,7 @@ static int run(struct run_opts *o)
     FILE *probe = fopen(o->file, "rb");
     if (!probe) {
         run_error("cannot read '%s': %s", o->file, strerror(errno));
+        rc = RUN_KERNEL_ERROR;
         goto out;
     }
     fclose(probe);
@@ -894,9 +897,15 @@ static int run(struct run_opts *o)
                       o->nargs, list);
         goto out;
     }
-    for (unsigned i = 0; i < np; i++)
-        if (!check_arg(&o->args[i], i, k, &props) || !check_files(&o->args[i], i))
+    for (unsigned i = 0; i < np; i++) {
+        if (!check_arg(&o->args[i], i, k, &props))
             goto out;
+        int frc = check_files(&o->args[i], i);
+        if (frc) {
+            rc = frc;
+            goto out;
+        }
+    }
     if (!check_launch(o, k, &props))
         goto out;
     params = calloc(np + 1, sizeof *params);

@@ -471,6 +471,17 @@ enum loom_status loom_module_load_text(struct loom_device *dev, const char *text
         ptx_diags_free(&dg);
         return LOOM_ERR_PARSE;
     }
+    /* A GPU cannot run PTX for a later architecture than its own (the JIT refuses it). */
+    unsigned cc = (unsigned)(dev->props.cc_major * 10 + dev->props.cc_minor);
+    if (ir->sm > cc) {
+        enum loom_status tst = fail(LOOM_ERR_UNSUPPORTED, "%s: .target sm_%u needs compute capability %u.%u, but the "
+                                    "emulated %s (preset %s) has %d.%d; choose a later --device preset "
+                                    "(loom info --presets)", name ? name : "<ptx>", ir->sm, ir->sm / 10, ir->sm % 10,
+                                    dev->props.name, dev->preset->name, dev->props.cc_major, dev->props.cc_minor);
+        ptx_module_free(ir);
+        ptx_diags_free(&dg);
+        return tst;
+    }
     layout_params(ir);
     struct loom_module *m = calloc(1, sizeof *m);
     if (!m) { ptx_module_free(ir); ptx_diags_free(&dg); return fail(LOOM_ERR_OUT_OF_MEMORY, "out of host memory"); }

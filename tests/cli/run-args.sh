@@ -60,7 +60,8 @@ err workers_zero 2 one.ptx --grid 1 --block 1 --workers 0 $A
 err timeout_bad 2 one.ptx --grid 1 --block 1 --timeout -1 $A
 err flag_value 2 one.ptx --grid 1 --block 1 --stats=1 $A
 err unknown_device 2 one.ptx --grid 1 --block 1 --device nope $A
-err ptx_missing 2 missing.ptx --grid 1 --block 1 $A
+err target_too_new 1 one.ptx --grid 1 --block 1 --device g80 $A
+err ptx_missing 1 missing.ptx --grid 1 --block 1 $A
 # .reqntid fixes the block's shape and .maxntid bounds its threads, as on the GPU
 err reqntid_shape 2 bounds.ptx --kernel req --grid 1 --block 32,4
 err reqntid_threads 2 bounds.ptx --kernel req --grid 1 --block 256
@@ -122,11 +123,11 @@ err inout_no_out 2 $C inout:u32:4=zero in:u32:4=zero in:u32:4=zero u32:4
 err bad_init 2 $C in:u32:4=ones in:u32:4=zero in:u32:4=zero u32:4
 err fill_range 2 $C in:u32:4=fill:-3 in:u32:4=zero in:u32:4=zero u32:4
 err at_empty 2 $C in:u32:4=@ in:u32:4=zero in:u32:4=zero u32:4
-err file_missing 2 $C in:u32:4=@inputs/nothere.bin in:u32:4=zero in:u32:4=zero u32:4
+err file_missing 1 $C in:u32:4=@inputs/nothere.bin in:u32:4=zero in:u32:4=zero u32:4
 err file_size 2 $C in:u32:5=@inputs/four_u32.bin in:u32:4=zero in:u32:4=zero u32:4
-err file_is_dir 2 $C in:u32:4=@inputs in:u32:4=zero in:u32:4=zero u32:4
-err out_no_dir 2 $C "out:u32:4>nodir/o.bin" in:u32:4=zero in:u32:4=zero u32:4
-err out_is_dir 2 $C "out:u32:4>inputs" in:u32:4=zero in:u32:4=zero u32:4
+err file_is_dir 1 $C in:u32:4=@inputs in:u32:4=zero in:u32:4=zero u32:4
+err out_no_dir 1 $C "out:u32:4>nodir/o.bin" in:u32:4=zero in:u32:4=zero u32:4
+err out_is_dir 1 $C "out:u32:4>inputs" in:u32:4=zero in:u32:4=zero u32:4
 
 # ---- Kernel failures: status 1 and the fault report after "loom run: " ------------------------
 count=$((count + 1))
