@@ -295,6 +295,9 @@ int loom_cmd_exec(int argc, char **argv)
         } else if (strcmp(a, "--racecheck") == 0) {
             if (set_env("LOOM_RACECHECK", "1"))
                 return 2;
+        } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
+            if (set_env("LOOM_QUIET", "1"))
+                return 2;
         } else if ((v = option_value(argc, argv, &i, "--workers"))) {
             char *end;
             unsigned long w = strtoul(v, &end, 10);

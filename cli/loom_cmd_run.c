@@ -80,7 +80,7 @@ struct run_opts {
     uint64_t shared;
     unsigned workers;
     double timeout;
-    bool stats, no_check, deterministic, verbose, cooperative, initcheck, racecheck;
+    bool stats, no_check, deterministic, verbose, cooperative, initcheck, racecheck, quiet;
     struct run_arg *args;
     unsigned nargs;
 };
@@ -492,6 +492,10 @@ static int parse_options(int argc, char **argv, struct run_opts *o)
             o->verbose = true;
             continue;
         }
+        if (!strcmp(arg, "-q") || !strcmp(arg, "--quiet")) {
+            o->quiet = true;
+            continue;
+        }
         const char *eq = strchr(arg, '=');
         size_t nlen = eq ? (size_t)(eq - arg) : strlen(arg);
         char name[32];
@@ -853,6 +857,7 @@ static int run(struct run_opts *o)
         .workers = o->workers, .preset = o->device, .deterministic = o->deterministic,
         .no_check = o->no_check, .stats = o->stats, .timeout_s = o->timeout,
         .initcheck = o->initcheck, .racecheck = o->racecheck,
+        .progress = !o->quiet && isatty(STDERR_FILENO),
     };
     struct loom_device *dev = NULL;
     if (loom_device_create(&cfg, &dev) != LOOM_OK) {

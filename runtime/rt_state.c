@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "runtime/rt_internal.h"
 
@@ -125,6 +126,7 @@ static void init_device(void)
     cfg.deterministic = env_flag("LOOM_DETERMINISTIC");
     cfg.no_check = env_flag("LOOM_NO_CHECK");
     cfg.stats = rt.stats = env_flag("LOOM_STATS");
+    cfg.progress = isatty(STDERR_FILENO);   /* (LOOM_QUIET=1 turns it off) */
     const char *t = getenv("LOOM_TIMEOUT");
     if (t && *t)
         cfg.timeout_s = strtod(t, NULL);

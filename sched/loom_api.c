@@ -210,11 +210,12 @@ enum loom_status loom_device_create(const struct loom_device_config *cfg, struct
     bool pin = !getenv("LOOM_NO_PIN");
     if (getenv("LOOM_DETERMINISTIC") && strcmp(getenv("LOOM_DETERMINISTIC"), "0")) d->cfg.deterministic = true;
     if (env_flag("LOOM_STATS")) d->cfg.stats = true;
+    if (env_flag("LOOM_QUIET")) d->cfg.progress = false;
     /* Co-residency: what the emulated GPU could hold at once, shared among the workers. */
     struct sched_config sc = {
         .workers = d->cfg.deterministic ? 1 : d->workers, .pin = pin, .stats = d->cfg.stats,
         .coresident = (unsigned)(d->props.multiprocessors * d->preset->sm.max_ctas),
-        .timeout_s = d->cfg.timeout_s, .host = d->host,
+        .timeout_s = d->cfg.timeout_s, .progress = d->cfg.progress, .host = d->host,
     };
     d->sched = sched_create(&sc);
     if (!d->sched) {

@@ -107,6 +107,7 @@ struct sched_config {
     bool stats;                     /* sample residency over time */
     unsigned coresident;            /* CTAs the emulated device holds at once (all SMs) */
     double timeout_s;
+    bool progress;                  /* a progress line for long kernels (sched_watch.c) */
     struct emu_host *host;          /* printf output to flush before host callbacks */
 };
 
@@ -133,9 +134,11 @@ struct sched {
                                      * lock-free atomic, so a signal handler may add to it */
     struct emu_host *host;          /* printf output to flush before host callbacks */
     _Atomic unsigned running;       /* grids started and not finished */
-    pthread_t watchdog;             /* sched_watch.c, only with a time limit */
+    pthread_t watchdog;             /* sched_watch.c, only with a time limit or progress */
     pthread_cond_t watch_cv;
     bool watching;
+    bool progress;                  /* the watchdog keeps a progress line on stderr */
+    bool progress_shown;            /* it is on the screen now (under lock) */
 };
 
 struct loom_stream {
@@ -168,6 +171,8 @@ void sched_event_unref_locked(struct loom_event *e);
 void sched_wait_idle(struct sched *s);
 /* True on a worker while it runs a host function (SCHED_OP_HOST). */
 bool sched_in_host_func(void);
+/* Erases the progress line (under s->lock, with s->progress_shown). */
+void sched_progress_erase(struct sched *s);
 /* The host-function watchdog (sched_watch.c), started when the pool has a time limit. */
 bool sched_watch_start(struct sched *s);
 void sched_watch_stop(struct sched *s);

@@ -210,6 +210,7 @@ static void grid_done_locked(struct sched *s, struct sched_grid *g)
         if (*p == g) { *p = g->next_active; break; }
     g->seconds = sched_now() - g->t_start;
     atomic_fetch_sub(&s->running, 1);
+    if (s->progress_shown) sched_progress_erase(s);     /* before the program prints again */
     if (g->on_done) g->on_done(g);
     op_finish_locked(s, g->op);
 }
@@ -729,13 +730,14 @@ struct sched *sched_create(const struct sched_config *cfg)
     s->stats = cfg->stats;
     s->coresident = cfg->coresident;
     s->timeout_s = cfg->timeout_s;
+    s->progress = cfg->progress;
     s->host = cfg->host;
     s->default_stream = calloc(1, sizeof *s->default_stream);
     if (!s->default_stream) { free(s); return NULL; }
     s->default_stream->is_default = true;
     s->streams = s->default_stream;
     /* The watchdog starts first: the workers read s->watching without the lock. */
-    if ((s->timeout_s > 0 && !sched_watch_start(s)) || pthread_create(&s->pool, NULL, pool_main, s) != 0) {
+    if (((s->timeout_s > 0 || s->progress) && !sched_watch_start(s)) || pthread_create(&s->pool, NULL, pool_main, s) != 0) {
         pthread_mutex_lock(&s->lock);
         s->shutdown = true;
         pthread_mutex_unlock(&s->lock);

@@ -77,6 +77,8 @@ struct loom_device_config {
     double timeout_s;            /* stop kernels running longer; 0 = none */
     bool initcheck;              /* report reads of device memory never written (LOOM_INITCHECK) */
     bool racecheck;              /* report shared-memory races between threads of a CTA (LOOM_RACECHECK) */
+    bool progress;               /* while a kernel has run for 2 s or more, keep one line on stderr
+                                  * with its name, CTAs done and time (for a terminal) */
 };
 
 /* Properties of the emulated GPU, as the CUDA runtime reports them. */
