@@ -307,6 +307,13 @@ int loom_cmd_exec(int argc, char **argv)
             }
             if (set_env("LOOM_WORKERS", v))
                 return 2;
+        } else if ((v = option_value(argc, argv, &i, "--dump-ptx"))) {
+            if (!*v) {
+                fprintf(stderr, "loom exec: --dump-ptx wants a folder\n");
+                return 2;
+            }
+            if (set_env("LOOM_DUMP_PTX", v))
+                return 2;
         } else if ((v = option_value(argc, argv, &i, "--device"))) {
             if (!*v || set_env("LOOM_DEVICE", v))
                 return 2;

@@ -92,6 +92,8 @@ static const char exec_usage[] =
     "  --device PRESET  the GPU to present (loom info --presets)       LOOM_DEVICE=PRESET\n"
     "  --timeout S      stop a kernel running longer than S seconds    LOOM_TIMEOUT=S\n"
     "                   and show where each warp is\n"
+    "  --dump-ptx DIR   write each PTX image the program loads to DIR,  LOOM_DUMP_PTX=DIR\n"
+    "                   under the name that reports cite\n"
     "  -q, --quiet      no progress line for kernels that run for      LOOM_QUIET=1\n"
     "                   2 s or more (shown only on a terminal)\n"
     "\n"

@@ -126,6 +126,8 @@ static void init_device(void)
     cfg.deterministic = env_flag("LOOM_DETERMINISTIC");
     cfg.no_check = env_flag("LOOM_NO_CHECK");
     cfg.stats = rt.stats = env_flag("LOOM_STATS");
+    const char *dump = getenv("LOOM_DUMP_PTX");
+    rt.dump_dir = dump && *dump ? dump : NULL;
     cfg.progress = isatty(STDERR_FILENO);   /* (LOOM_QUIET=1 turns it off) */
     const char *t = getenv("LOOM_TIMEOUT");
     if (t && *t)
@@ -246,8 +248,14 @@ static cudaError_t sticky(void)
     if (first)
         sticky_generation++;
     pthread_mutex_unlock(&rt.lock);
-    if (first)
-        fprintf(stderr, "loom: %s\n", loom_device_fault_report(rt.dev));
+    if (first) {
+        const char *report = loom_device_fault_report(rt.dev);
+        fprintf(stderr, "loom: %s\n", report);
+        /* the PTX a report cites is inside the program unless it was written out */
+        if (!rt.dump_dir && strstr(report, "#") && strstr(report, ".ptx:"))
+            fprintf(stderr, "loom: (the .ptx named is the program's embedded PTX: loom exec --dump-ptx DIR writes "
+                    "it out)\n");
+    }
     return rt_error_from_status(s);
 }
 
