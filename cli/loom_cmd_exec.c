@@ -307,6 +307,15 @@ int loom_cmd_exec(int argc, char **argv)
             }
             if (set_env("LOOM_WORKERS", v))
                 return 2;
+        } else if ((v = option_value(argc, argv, &i, "--watchdog"))) {
+            char *end;
+            double t = strtod(v, &end);
+            if (!*v || *end || t < 0) {
+                fprintf(stderr, "loom exec: --watchdog wants a number of seconds (0: off), not '%s'\n", v);
+                return 2;
+            }
+            if (set_env("LOOM_WATCHDOG", v))
+                return 2;
         } else if ((v = option_value(argc, argv, &i, "--dump-ptx"))) {
             if (!*v) {
                 fprintf(stderr, "loom exec: --dump-ptx wants a folder\n");

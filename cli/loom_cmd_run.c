@@ -76,7 +76,8 @@ struct run_arg {
 struct run_opts {
     const char *file, *kernel, *device;
     unsigned grid[3], block[3];
-    bool have_grid, have_block, have_shared, have_workers, have_timeout;
+    bool have_grid, have_block, have_shared, have_workers, have_timeout, have_watchdog;
+    double watchdog;
     uint64_t shared;
     unsigned workers;
     double timeout;
@@ -561,6 +562,16 @@ static int parse_options(int argc, char **argv, struct run_opts *o)
                 run_error("--timeout '%s' must be a number of seconds above 0", v);
                 return RUN_USAGE_ERROR;
             }
+        } else if (!strcmp(name, "--watchdog")) {
+            char *end;
+            if (!once(&o->have_watchdog, name) || !(v = opt_value(argc, argv, &i, eq)))
+                return RUN_USAGE_ERROR;
+            errno = 0;
+            o->watchdog = strtod(v, &end);
+            if (end == v || *end || errno || !(o->watchdog >= 0) || isinf(o->watchdog)) {
+                run_error("--watchdog '%s' must be a number of seconds (0: off)", v);
+                return RUN_USAGE_ERROR;
+            }
         } else if (!strcmp(name, "--device")) {
             if (!once(&seen_device, name) || !(v = opt_value(argc, argv, &i, eq)))
                 return RUN_USAGE_ERROR;
@@ -858,6 +869,7 @@ static int run(struct run_opts *o)
         .no_check = o->no_check, .stats = o->stats, .timeout_s = o->timeout,
         .initcheck = o->initcheck, .racecheck = o->racecheck,
         .progress = !o->quiet && isatty(STDERR_FILENO),
+        .watchdog_s = o->have_watchdog ? o->watchdog : 60,
     };
     struct loom_device *dev = NULL;
     if (loom_device_create(&cfg, &dev) != LOOM_OK) {

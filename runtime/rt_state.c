@@ -129,6 +129,7 @@ static void init_device(void)
     const char *dump = getenv("LOOM_DUMP_PTX");
     rt.dump_dir = dump && *dump ? dump : NULL;
     cfg.progress = isatty(STDERR_FILENO);   /* (LOOM_QUIET=1 turns it off) */
+    cfg.watchdog_s = 60;                    /* (LOOM_WATCHDOG overrides) */
     const char *t = getenv("LOOM_TIMEOUT");
     if (t && *t)
         cfg.timeout_s = strtod(t, NULL);

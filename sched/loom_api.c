@@ -211,11 +211,19 @@ enum loom_status loom_device_create(const struct loom_device_config *cfg, struct
     if (getenv("LOOM_DETERMINISTIC") && strcmp(getenv("LOOM_DETERMINISTIC"), "0")) d->cfg.deterministic = true;
     if (env_flag("LOOM_STATS")) d->cfg.stats = true;
     if (env_flag("LOOM_QUIET")) d->cfg.progress = false;
+    const char *wd = getenv("LOOM_WATCHDOG");
+    if (wd && *wd) {
+        char *end;
+        double v = strtod(wd, &end);
+        if (*end == 0 && v >= 0) d->cfg.watchdog_s = v;
+        else fprintf(stderr, "loom: LOOM_WATCHDOG='%s' is not a number of seconds; ignored\n", wd);
+    }
     /* Co-residency: what the emulated GPU could hold at once, shared among the workers. */
     struct sched_config sc = {
         .workers = d->cfg.deterministic ? 1 : d->workers, .pin = pin, .stats = d->cfg.stats,
         .coresident = (unsigned)(d->props.multiprocessors * d->preset->sm.max_ctas),
-        .timeout_s = d->cfg.timeout_s, .progress = d->cfg.progress, .host = d->host,
+        .timeout_s = d->cfg.timeout_s, .progress = d->cfg.progress, .watchdog_s = d->cfg.watchdog_s,
+        .host = d->host,
     };
     d->sched = sched_create(&sc);
     if (!d->sched) {

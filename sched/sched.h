@@ -97,6 +97,7 @@ struct sched_wslot {
     _Atomic uint64_t lo, hi;                /* read without the lock to skip empty ranges */
     _Atomic unsigned resident;
     _Atomic uint64_t host_t0_ns;            /* when its running host function began; 0: none */
+    _Atomic uint64_t finished;              /* CTAs it has finished (the no-progress watchdog) */
     void (*_Atomic host_fn)(void *);        /* that function, for the watchdog's report */
 };
 
@@ -108,6 +109,7 @@ struct sched_config {
     unsigned coresident;            /* CTAs the emulated device holds at once (all SMs) */
     double timeout_s;
     bool progress;                  /* a progress line for long kernels (sched_watch.c) */
+    double watchdog_s;              /* the no-progress note (sched_watch.c); 0: none */
     struct emu_host *host;          /* printf output to flush before host callbacks */
 };
 
@@ -138,6 +140,8 @@ struct sched {
     pthread_cond_t watch_cv;
     bool watching;
     bool progress;                  /* the watchdog keeps a progress line on stderr */
+    double watchdog_s;              /* no CTA finished for this long: a note of where warps are */
+    _Atomic unsigned notes;         /* notes asked for: each worker describes its residents */
     bool progress_shown;            /* it is on the screen now (under lock) */
 };
 

@@ -1,6 +1,7 @@
 /* sched_watch.c -- the watchdog: with a time limit (--timeout), a host function (stream
  * callback) that runs past it is reported, and the program ends; with progress on (a
- * terminal), a kernel running for 2 s or more keeps one line on stderr saying how far it is. */
+ * terminal), a kernel running for 2 s or more keeps one line on stderr saying how far it is;
+ * when no CTA finishes for the --watchdog time, a note says where the warps are. */
 #define _GNU_SOURCE     /* dladdr */
 #include "config.h"
 
@@ -72,6 +73,45 @@ void sched_progress_erase(struct sched *s)
     s->progress_shown = false;
 }
 
+/* The no-progress watchdog, under s->lock: when grids run but no CTA has finished for
+ * s->watchdog_s, says so once (until one finishes) and asks each worker to say where its
+ * resident CTAs' warps are (run_residents); the kernels keep running. */
+struct stall {
+    uint64_t finished;          /* CTAs finished, all workers, when last looked */
+    double since;               /* when that count last changed, or no grid ran */
+    bool noted;
+};
+
+static void watch_progress(struct sched *s, struct stall *st)
+{
+    double now = sched_now();
+    uint64_t finished = 0;
+    for (unsigned i = 0; i < s->workers; i++) finished += atomic_load_explicit(&s->wslots[i].finished, memory_order_relaxed);
+    struct sched_grid *oldest = NULL;
+    for (struct sched_grid *g = s->active; g; g = g->next_active)
+        if (!g->finished && (!oldest || g->t_start < oldest->t_start)) oldest = g;
+    if (!oldest || finished != st->finished) {
+        st->finished = finished;
+        st->since = now;
+        st->noted = false;
+        return;
+    }
+    if (st->noted || now - st->since < s->watchdog_s) return;
+    st->noted = true;
+    if (s->progress_shown) sched_progress_erase(s);
+    char name[64], line[512];
+    uint64_t done = atomic_load_explicit(&oldest->done, memory_order_relaxed);
+    int n = snprintf(line, sizeof line,
+                     "loom: no CTA has finished for %.0f s (kernel '%s' has run %.0f s, %llu of %llu CTAs done); "
+                     "it keeps running (--timeout S stops a kernel, --watchdog 0 turns this note off). Where the "
+                     "resident CTAs' warps are:\n", now - st->since,
+                     loom_short_name(oldest->L.entry->ir->name, 40, name, sizeof name), now - oldest->t_start,
+                     (unsigned long long)(done < oldest->nctas ? done : oldest->nctas),
+                     (unsigned long long)oldest->nctas);
+    if (n > 0 && write(STDERR_FILENO, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1) < 0) n = 0;
+    atomic_fetch_add_explicit(&s->notes, 1, memory_order_relaxed);
+}
+
 /* Wakes up a few times per limit (at most once a second, at least every 10 ms; twice a
  * second for progress) and looks at what each worker's host function has been running for. */
 static void *watch_main(void *arg)
@@ -79,6 +119,8 @@ static void *watch_main(void *arg)
     struct sched *s = arg;
     double period = s->timeout_s > 0 ? s->timeout_s / 4 : 1;
     if (period > 1) period = 1;
+    if (s->watchdog_s > 0 && period > s->watchdog_s / 4) period = s->watchdog_s / 4;
+    struct stall stall = { .since = sched_now() };
     if (s->progress && period > 0.5) period = 0.5;
     if (period < 0.01) period = 0.01;
     pthread_mutex_lock(&s->lock);
@@ -91,6 +133,7 @@ static void *watch_main(void *arg)
         pthread_cond_timedwait(&s->watch_cv, &s->lock, &due);
         if (s->shutdown || !s->ready) continue;
         if (s->progress) progress(s);
+        if (s->watchdog_s > 0) watch_progress(s, &stall);
         if (s->timeout_s <= 0) continue;
         uint64_t now = sched_now_ns();
         for (unsigned i = 0; i < s->workers; i++) {

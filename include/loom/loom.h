@@ -79,6 +79,8 @@ struct loom_device_config {
     bool racecheck;              /* report shared-memory races between threads of a CTA (LOOM_RACECHECK) */
     bool progress;               /* while a kernel has run for 2 s or more, keep one line on stderr
                                   * with its name, CTAs done and time (for a terminal) */
+    double watchdog_s;           /* when no CTA has finished for this long, print once where the
+                                  * warps are; the kernel keeps running. 0 = off (LOOM_WATCHDOG) */
 };
 
 /* Properties of the emulated GPU, as the CUDA runtime reports them. */

@@ -2,7 +2,8 @@
 # progress.sh -- `make check` test, run the way people see it: in a terminal (tmux), a
 # kernel that runs for 3.5 s shows "loom: kernel 'spin': N of 3 CTAs, T s" on stderr after
 # 2 s, and the line is erased when the kernel ends; with --quiet, and in a pipe, nothing.
-# Exits 77 (skipped) when tmux is not installed.
+# The no-progress watchdog (--watchdog 1) notes once where the warps are, and the kernel
+# completes. Exits 77 (skipped) when tmux is not installed.
 set -u
 top_builddir=$(cd "${top_builddir:-.}" && pwd)
 srcdir=$(cd "${srcdir:-.}" && pwd)
@@ -46,5 +47,12 @@ else
 fi
 $run 2>"$tmp/err" >/dev/null || fail "loom run in a pipe: exit status $?"
 [ -s "$tmp/err" ] && fail "progress written to a pipe: $(cat "$tmp/err")"
+$run --watchdog 1 2>"$tmp/err" >/dev/null || fail "loom run --watchdog 1: exit status $?"
+[ "$(grep -c '^loom: no CTA has finished for 1 s (kernel .spin. has run 1 s, 0 of 3 CTAs done); it keeps running' \
+    "$tmp/err")" = 1 ] || fail "--watchdog 1: not one note: $(cat "$tmp/err")"
+[ "$(grep -c '^    warp 0: line 15, pc 2, active 0x00000001, running$' "$tmp/err")" = 3 ] ||
+    fail "--watchdog 1: not the three spinning warps: $(cat "$tmp/err")"
+$run --watchdog 0 2>"$tmp/err" >/dev/null || fail "loom run --watchdog 0: exit status $?"
+[ -s "$tmp/err" ] && fail "--watchdog 0 still notes: $(cat "$tmp/err")"
 echo "progress.sh: $fails failure(s)"
 [ "$fails" -eq 0 ]
