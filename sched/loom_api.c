@@ -480,9 +480,17 @@ enum loom_status loom_module_load_text(struct loom_device *dev, const char *text
         ptx_diags_free(&dg);
         return LOOM_ERR_PARSE;
     }
-    /* A GPU cannot run PTX for a later architecture than its own (the JIT refuses it). */
-    unsigned cc = (unsigned)(dev->props.cc_major * 10 + dev->props.cc_minor);
-    if (ir->sm > cc) {
+    /* A GPU cannot run PTX for a later architecture than its own (the JIT refuses it). PTX
+     * for an architecture newer than every preset runs on the newest, which stands in for
+     * the GPUs Loom has no preset for yet. */
+    unsigned cc = (unsigned)(dev->props.cc_major * 10 + dev->props.cc_minor), newest = 0;
+    size_t npresets;
+    const struct sched_preset *presets = sched_preset_list(&npresets);
+    for (size_t i = 0; i < npresets; i++) {
+        unsigned c = (unsigned)(presets[i].props.cc_major * 10 + presets[i].props.cc_minor);
+        if (c > newest) newest = c;
+    }
+    if (ir->sm > cc && cc < newest) {
         enum loom_status tst = fail(LOOM_ERR_UNSUPPORTED, "%s: .target sm_%u needs compute capability %u.%u, but the "
                                     "emulated %s (preset %s) has %d.%d; choose a later --device preset "
                                     "(loom info --presets)", name ? name : "<ptx>", ir->sm, ir->sm / 10, ir->sm % 10,
