@@ -79,7 +79,28 @@ struct elf_facts {
     bool needs_cuda;            /* DT_NEEDED libcuda.so.1 (the driver API) */
     bool has_rpath;             /* DT_RPATH: searched before LD_LIBRARY_PATH */
     bool static_cudart;         /* links NVIDIA's runtime statically */
+    char gpu_libs[256];         /* the CUDA libraries it needs that Loom does not provide */
 };
+
+/* CUDA's libraries that drive the GPU themselves (through the driver library and kernels
+ * of their own in SASS): a program linked with one runs, but its calls of them fail. */
+static const char *const gpu_lib_prefixes[] = {
+    "libcublas", "libcublasLt", "libcufft", "libcusparse", "libcurand", "libcusolver",
+    "libcudnn", "libnvjpeg", "libnpp", "libnccl", "libcutensor", "libnvrtc",
+};
+
+static void note_gpu_lib(struct elf_facts *f, const char *name)
+{
+    for (size_t i = 0; i < sizeof gpu_lib_prefixes / sizeof gpu_lib_prefixes[0]; i++) {
+        size_t n = strlen(gpu_lib_prefixes[i]);
+        if (strncmp(name, gpu_lib_prefixes[i], n) != 0 || (name[n] != '.' && name[n] != '_' && name[n] != '-' &&
+                                                            !(name[n] >= 'A' && name[n] <= 'Z')))
+            continue;
+        size_t used = strlen(f->gpu_libs);
+        snprintf(f->gpu_libs + used, sizeof f->gpu_libs - used, "%s%s", used ? ", " : "", name);
+        return;
+    }
+}
 
 static bool in_file(const char *buf, size_t len, uint64_t off, uint64_t n)
 {
@@ -136,10 +157,13 @@ static void read_dynamic(const char *buf, size_t len, struct elf_facts *f)
                 continue;
             const char *name = buf + strtab + d.d_un.d_val;
             size_t max = len - (strtab + d.d_un.d_val);
-            if (strnlen(name, max) < max && strcmp(name, RUNTIME_SONAME) == 0)
+            if (strnlen(name, max) >= max)
+                continue;
+            if (strcmp(name, RUNTIME_SONAME) == 0)
                 f->needs_cudart = true;
-            if (strnlen(name, max) < max && strcmp(name, DRIVER_SONAME) == 0)
+            if (strcmp(name, DRIVER_SONAME) == 0)
                 f->needs_cuda = true;
+            note_gpu_lib(f, name);
         }
     }
 }
@@ -275,6 +299,9 @@ int loom_cmd_exec(int argc, char **argv)
         } else if (strcmp(a, "--racecheck") == 0) {
             if (set_env("LOOM_RACECHECK", "1"))
                 return 2;
+        } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
+            if (set_env("LOOM_QUIET", "1"))
+                return 2;
         } else if ((v = option_value(argc, argv, &i, "--workers"))) {
             char *end;
             unsigned long w = strtoul(v, &end, 10);
@@ -283,6 +310,22 @@ int loom_cmd_exec(int argc, char **argv)
                 return 2;
             }
             if (set_env("LOOM_WORKERS", v))
+                return 2;
+        } else if ((v = option_value(argc, argv, &i, "--watchdog"))) {
+            char *end;
+            double t = strtod(v, &end);
+            if (!*v || *end || t < 0) {
+                fprintf(stderr, "loom exec: --watchdog wants a number of seconds (0: off), not '%s'\n", v);
+                return 2;
+            }
+            if (set_env("LOOM_WATCHDOG", v))
+                return 2;
+        } else if ((v = option_value(argc, argv, &i, "--dump-ptx"))) {
+            if (!*v) {
+                fprintf(stderr, "loom exec: --dump-ptx wants a folder\n");
+                return 2;
+            }
+            if (set_env("LOOM_DUMP_PTX", v))
                 return 2;
         } else if ((v = option_value(argc, argv, &i, "--device"))) {
             if (!*v || set_env("LOOM_DEVICE", v))
@@ -319,6 +362,9 @@ int loom_cmd_exec(int argc, char **argv)
         fprintf(stderr, "loom exec: warning: %s does not load %s%s; Loom runs programs linked with "
                 "'nvcc --cudart shared'\n", prog, RUNTIME_SONAME,
                 f.static_cudart ? " (it links the CUDA runtime statically)" : "");
+    if (f.gpu_libs[0])
+        fprintf(stderr, "loom exec: warning: %s needs %s, which Loom does not provide yet: those libraries run "
+                "their own GPU code through the driver library, so their calls will fail\n", prog, f.gpu_libs);
     if (prepend_env("LD_LIBRARY_PATH", lib_dir) || prepend_env("LD_LIBRARY_PATH", rt_dir))
         return 2;
     /* the driver stand-in (libcuda.so.1) lies beside libcudart once installed; in the build

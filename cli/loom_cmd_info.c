@@ -223,7 +223,8 @@ static void print_host_text(const struct info_host *h)
             h->worker_cores, h->cores);
 }
 
-static void print_device_text(const struct sched_preset *p)
+/* host_memory: what hwloc says the host has (0: unknown). */
+static void print_device_text(const struct sched_preset *p, unsigned long long host_memory)
 {
     const struct loom_device_props *d = &p->props;
     const struct sched_sm_limits *sm = &p->sm;
@@ -255,7 +256,12 @@ static void print_device_text(const struct sched_preset *p)
         human_bytes(d->shared_per_block_optin, b3, sizeof b3));
     row("Shared allocation:", "%zu-byte units, %zu bytes reserved per block",
         sm->shared_alloc_unit, sm->shared_reserved_per_cta);
-    row("Global memory:", "%s", human_bytes(d->total_global_mem, b1, sizeof b1));
+    /* Device memory is host memory: say so where the preset's figure is more than the host has. */
+    if (host_memory && host_memory < d->total_global_mem)
+        row("Global memory:", "%s (the preset's figure; allocations come from this host's %s)",
+            human_bytes(d->total_global_mem, b1, sizeof b1), human_bytes(host_memory, b2, sizeof b2));
+    else
+        row("Global memory:", "%s", human_bytes(d->total_global_mem, b1, sizeof b1));
     row("Constant memory:", "%s", human_bytes(d->total_const_mem, b1, sizeof b1));
     if (d->l2_cache_size > 0)
         row("L2 cache:", "%s", human_bytes((unsigned long long)d->l2_cache_size, b1, sizeof b1));
@@ -451,7 +457,7 @@ int loom_cmd_info(int argc, char **argv)
     } else {
         if (have_host)
             print_host_text(&host);
-        print_device_text(preset);
+        print_device_text(preset, have_host ? (unsigned long long)host.memory : 0);
     }
     if (topo)
         hwloc_topology_destroy(topo);

@@ -76,11 +76,12 @@ struct run_arg {
 struct run_opts {
     const char *file, *kernel, *device;
     unsigned grid[3], block[3];
-    bool have_grid, have_block, have_shared, have_workers, have_timeout;
+    bool have_grid, have_block, have_shared, have_workers, have_timeout, have_watchdog;
+    double watchdog;
     uint64_t shared;
     unsigned workers;
     double timeout;
-    bool stats, no_check, deterministic, verbose, cooperative, initcheck, racecheck;
+    bool stats, no_check, deterministic, verbose, cooperative, initcheck, racecheck, quiet;
     struct run_arg *args;
     unsigned nargs;
 };
@@ -400,30 +401,32 @@ static bool check_arg(const struct run_arg *a, unsigned i, const struct loom_ker
     return true;
 }
 
-/* Input file of exactly COUNT elements; output path whose folder can be written. */
-static bool check_files(const struct run_arg *a, unsigned i)
+/* Input file of exactly COUNT elements; output path whose folder can be written. Returns 0,
+ * RUN_KERNEL_ERROR for a file that cannot be read or written, RUN_USAGE_ERROR for a COUNT
+ * that does not match the input file. */
+static int check_files(const struct run_arg *a, unsigned i)
 {
     struct stat st;
     uint64_t bytes = a->count * run_types[a->type].size;
     if (a->init == RUN_INIT_FILE) {
         if (stat(a->in_path, &st) != 0 || access(a->in_path, R_OK) != 0) {
             arg_error(a, i, "cannot read '%s': %s", a->in_path, strerror(errno));
-            return false;
+            return RUN_KERNEL_ERROR;
         }
         if (S_ISDIR(st.st_mode)) {
             arg_error(a, i, "cannot read '%s': it is a directory", a->in_path);
-            return false;
+            return RUN_KERNEL_ERROR;
         }
         if ((uint64_t)st.st_size != bytes) {
             arg_error(a, i, "'%s' has %" PRIu64 " bytes; COUNT %" PRIu64 " of %s needs %" PRIu64, a->in_path,
                       (uint64_t)st.st_size, a->count, run_types[a->type].name, bytes);
-            return false;
+            return RUN_USAGE_ERROR;
         }
     }
     if (a->out_path) {
         if (stat(a->out_path, &st) == 0 && S_ISDIR(st.st_mode)) {
             arg_error(a, i, "cannot write '%s': it is a directory", a->out_path);
-            return false;
+            return RUN_KERNEL_ERROR;
         }
         const char *slash = strrchr(a->out_path, '/');
         char *dir = slash ? strndup(a->out_path, slash == a->out_path ? 1 : (size_t)(slash - a->out_path)) : strdup(".");
@@ -432,10 +435,10 @@ static bool check_files(const struct run_arg *a, unsigned i)
         free(dir);
         if (!ok) {
             arg_error(a, i, "cannot write '%s': %s", a->out_path, strerror(err));
-            return false;
+            return RUN_KERNEL_ERROR;
         }
     }
-    return true;
+    return 0;
 }
 
 /* ---- Options ----------------------------------------------------------------------------- */
@@ -488,6 +491,10 @@ static int parse_options(int argc, char **argv, struct run_opts *o)
         }
         if (!strcmp(arg, "-v") || !strcmp(arg, "--verbose")) {
             o->verbose = true;
+            continue;
+        }
+        if (!strcmp(arg, "-q") || !strcmp(arg, "--quiet")) {
+            o->quiet = true;
             continue;
         }
         const char *eq = strchr(arg, '=');
@@ -555,6 +562,16 @@ static int parse_options(int argc, char **argv, struct run_opts *o)
                 run_error("--timeout '%s' must be a number of seconds above 0", v);
                 return RUN_USAGE_ERROR;
             }
+        } else if (!strcmp(name, "--watchdog")) {
+            char *end;
+            if (!once(&o->have_watchdog, name) || !(v = opt_value(argc, argv, &i, eq)))
+                return RUN_USAGE_ERROR;
+            errno = 0;
+            o->watchdog = strtod(v, &end);
+            if (end == v || *end || errno || !(o->watchdog >= 0) || isinf(o->watchdog)) {
+                run_error("--watchdog '%s' must be a number of seconds (0: off)", v);
+                return RUN_USAGE_ERROR;
+            }
         } else if (!strcmp(name, "--device")) {
             if (!once(&seen_device, name) || !(v = opt_value(argc, argv, &i, eq)))
                 return RUN_USAGE_ERROR;
@@ -578,30 +595,96 @@ static int parse_options(int argc, char **argv, struct run_opts *o)
 /* ---- Running ------------------------------------------------------------------------------ */
 
 /* The kernel's name in messages: demangled, as compute-sanitizer prints it ("kernel(int*)").
- * The list of kernels for --kernel keeps the PTX names, which are what --kernel takes. */
+ * The list of kernels for --kernel shows both, PTX name first. */
 static const char *kernel_display_name(const struct loom_kernel *k)
 {
     static char buf[1024];
     return loom_demangle(loom_kernel_name(k), buf, sizeof buf);
 }
 
-/* Picks the kernel: the one named by --kernel, or the module's only entry. */
+/* How well `want` names the kernel whose PTX name is `ptx`: 4 the PTX (mangled) name, 3 the
+ * demangled signature ("ns::scale<float>(float*, int)"), 2 that without its parameters
+ * ("ns::scale<float>"), 1 the plain function name ("scale"); 0 not at all. */
+static int name_match(const char *ptx, const char *want)
+{
+    if (!strcmp(ptx, want)) return 4;
+    char buf[1024];
+    const char *d = loom_demangle(ptx, buf, sizeof buf);
+    if (!strcmp(d, want)) return 3;
+    /* the parameter list: the first '(' outside <>; a template's return type: up to the
+     * last space outside <> before it */
+    size_t cut = strlen(d), start = 0;
+    int depth = 0;
+    for (size_t i = 0; d[i]; i++) {
+        if (d[i] == '<') depth++;
+        else if (d[i] == '>' && depth) depth--;
+        else if (d[i] == ' ' && !depth) start = i + 1;
+        else if (d[i] == '(' && !depth) { cut = i; break; }
+    }
+    char *n = buf + start;
+    if (!strcmp(n, want)) return 3;
+    n[cut - start] = 0;
+    if (!strcmp(n, want)) return 2;
+    size_t len = cut - start;
+    if (len && n[len - 1] == '>') {       /* template arguments of the function itself */
+        depth = 0;
+        for (size_t i = len; i-- > 0;) {
+            if (n[i] == '>') depth++;
+            else if (n[i] == '<' && --depth == 0) { n[i] = 0; break; }
+        }
+    }
+    const char *base = n;
+    depth = 0;
+    for (const char *c = n; *c; c++) {
+        if (*c == '<') depth++;
+        else if (*c == '>' && depth) depth--;
+        else if (!depth && c[0] == ':' && c[1] == ':') base = c + 2;
+    }
+    return !strcmp(base, want) ? 1 : 0;
+}
+
+/* Appends "PTXNAME (demangled)", or the PTX name alone when it is not mangled. */
+static void add_name(char *names, size_t size, size_t *used, const char *ptx)
+{
+    char d[512];
+    loom_demangle(ptx, d, sizeof d);
+    if (*used >= size) return;
+    int w = strcmp(d, ptx) ? snprintf(names + *used, size - *used, "%s%s (%s)", *used ? ", " : "", ptx, d)
+                           : snprintf(names + *used, size - *used, "%s%s", *used ? ", " : "", ptx);
+    if (w > 0) *used += (size_t)w;
+}
+
+/* Picks the kernel: the one --kernel names (by its PTX name, its demangled signature, that
+ * without parameters, or its plain name, when only one kernel has it), or the module's only
+ * entry. */
 static struct loom_kernel *pick_kernel(struct loom_module *mod, const struct run_opts *o)
 {
     unsigned n = loom_module_kernel_count(mod);
-    char names[1024] = "";
+    char names[2048] = "";
     size_t used = 0;
-    for (unsigned i = 0; i < n && used < sizeof names; i++) {
-        int w = snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "", loom_kernel_name(loom_module_kernel(mod, i)));
-        if (w < 0)
-            break;
-        used += (size_t)w;
-    }
+    for (unsigned i = 0; i < n; i++) add_name(names, sizeof names, &used, loom_kernel_name(loom_module_kernel(mod, i)));
     if (o->kernel) {
-        struct loom_kernel *k;
-        if (loom_module_get_kernel(mod, o->kernel, &k) == LOOM_OK)
-            return k;
-        if (n)
+        struct loom_kernel *best = NULL;
+        int level = 0;
+        unsigned ties = 0;
+        for (unsigned i = 0; i < n; i++) {
+            struct loom_kernel *k = loom_module_kernel(mod, i);
+            int m = name_match(loom_kernel_name(k), o->kernel);
+            if (m > level) { level = m; best = k; ties = 1; }
+            else if (m && m == level) ties++;
+        }
+        if (best && ties == 1)
+            return best;
+        if (best) {
+            char tied[2048] = "";
+            size_t tu = 0;
+            for (unsigned i = 0; i < n; i++) {
+                const char *pn = loom_kernel_name(loom_module_kernel(mod, i));
+                if (name_match(pn, o->kernel) == level) add_name(tied, sizeof tied, &tu, pn);
+            }
+            run_error("--kernel '%s' names %u kernels of %s; give one's PTX name or signature: %s", o->kernel, ties,
+                      o->file, tied);
+        } else if (n)
             run_error("no kernel named '%s' in %s; its kernels: %s", o->kernel, o->file, names);
         else
             run_error("no kernel named '%s' in %s, which has no kernels (.entry)", o->kernel, o->file);
@@ -785,6 +868,8 @@ static int run(struct run_opts *o)
         .workers = o->workers, .preset = o->device, .deterministic = o->deterministic,
         .no_check = o->no_check, .stats = o->stats, .timeout_s = o->timeout,
         .initcheck = o->initcheck, .racecheck = o->racecheck,
+        .progress = !o->quiet && isatty(STDERR_FILENO),
+        .watchdog_s = o->have_watchdog ? o->watchdog : 60,
     };
     struct loom_device *dev = NULL;
     if (loom_device_create(&cfg, &dev) != LOOM_OK) {
@@ -799,6 +884,7 @@ static int run(struct run_opts *o)
     FILE *probe = fopen(o->file, "rb");
     if (!probe) {
         run_error("cannot read '%s': %s", o->file, strerror(errno));
+        rc = RUN_KERNEL_ERROR;
         goto out;
     }
     fclose(probe);
@@ -828,9 +914,15 @@ static int run(struct run_opts *o)
                       o->nargs, list);
         goto out;
     }
-    for (unsigned i = 0; i < np; i++)
-        if (!check_arg(&o->args[i], i, k, &props) || !check_files(&o->args[i], i))
+    for (unsigned i = 0; i < np; i++) {
+        if (!check_arg(&o->args[i], i, k, &props))
             goto out;
+        int frc = check_files(&o->args[i], i);
+        if (frc) {
+            rc = frc;
+            goto out;
+        }
+    }
     if (!check_launch(o, k, &props))
         goto out;
     params = calloc(np + 1, sizeof *params);

@@ -81,6 +81,7 @@ struct rt_state {
     bool log;                   /* LOOM_LOG: trace API calls */
     bool stats;                 /* LOOM_STATS: per-kernel summary at exit */
     bool verbose;               /* LOOM_LOG >= 2: fatbin choices as well */
+    const char *dump_dir;       /* LOOM_DUMP_PTX: write each PTX image loaded there (NULL: no) */
     unsigned device_flags;
     struct rt_limits limits;
     struct rt_fatbin *fatbins;

@@ -2,10 +2,12 @@
  * variables) and the lazy loading of each fatbinary's PTX into a Loom module. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "runtime/rt_internal.h"
 #include "runtime/rt_link.h"
@@ -317,6 +319,26 @@ static cudaError_t fatbin_text(struct rt_fatbin *fb, char **out_text, size_t *ou
     return e;
 }
 
+/* Writes the PTX to LOOM_DUMP_PTX/NAME (making the folder) and, when that works, makes
+ * name that path, so that reports cite a file that exists. */
+static void dump_ptx(char *name, size_t size, const char *text, size_t len)
+{
+    char path[PATH_MAX];
+    if (snprintf(path, sizeof path, "%s/%s", rt.dump_dir, name) >= (int)sizeof path) return;
+    if (mkdir(rt.dump_dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "loom: --dump-ptx: cannot make %s: %s\n", rt.dump_dir, strerror(errno));
+        return;
+    }
+    FILE *f = fopen(path, "wb");
+    bool ok = f && fwrite(text, 1, len, f) == len;
+    if (f && fclose(f) != 0) ok = false;
+    if (!ok) {
+        fprintf(stderr, "loom: --dump-ptx: cannot write %s: %s\n", path, strerror(errno));
+        return;
+    }
+    snprintf(name, size, "%s", path);
+}
+
 cudaError_t rt_fatbin_load(struct rt_fatbin *fb)
 {
     if (fb->tried)
@@ -326,8 +348,9 @@ cudaError_t rt_fatbin_load(struct rt_fatbin *fb)
     size_t len = 0;
     cudaError_t e = fatbin_text(fb, &text, &len);
     if (e == cudaSuccess) {
-        char name[96];
+        char name[PATH_MAX];
         snprintf(name, sizeof name, "%s#%u.ptx", program_invocation_short_name, fb->index);
+        if (rt.dump_dir) dump_ptx(name, sizeof name, text, len);
         enum loom_status s = loom_module_load_text(rt.dev, text, len, name, &fb->module);
         if (s != LOOM_OK) {
             fprintf(stderr, "loom: %s\n", loom_device_error(rt.dev));

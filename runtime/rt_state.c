@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "runtime/rt_driver.h"
 #include "runtime/rt_internal.h"
@@ -132,6 +133,10 @@ static void init_device(void)
     cfg.deterministic = env_flag("LOOM_DETERMINISTIC");
     cfg.no_check = env_flag("LOOM_NO_CHECK");
     cfg.stats = rt.stats = env_flag("LOOM_STATS");
+    const char *dump = getenv("LOOM_DUMP_PTX");
+    rt.dump_dir = dump && *dump ? dump : NULL;
+    cfg.progress = isatty(STDERR_FILENO);   /* (LOOM_QUIET=1 turns it off) */
+    cfg.watchdog_s = 60;                    /* (LOOM_WATCHDOG overrides) */
     const char *t = getenv("LOOM_TIMEOUT");
     if (t && *t)
         cfg.timeout_s = strtod(t, NULL);
@@ -255,8 +260,14 @@ static cudaError_t sticky(void)
     if (first)
         sticky_generation++;
     pthread_mutex_unlock(&rt.lock);
-    if (first)
-        fprintf(stderr, "loom: %s\n", loom_device_fault_report(rt.dev));
+    if (first) {
+        const char *report = loom_device_fault_report(rt.dev);
+        fprintf(stderr, "loom: %s\n", report);
+        /* the PTX a report cites is inside the program unless it was written out */
+        if (!rt.dump_dir && strstr(report, "#") && strstr(report, ".ptx:"))
+            fprintf(stderr, "loom: (the .ptx named is the program's embedded PTX: loom exec --dump-ptx DIR writes "
+                    "it out)\n");
+    }
     return rt_error_from_status(s);
 }
 
@@ -393,8 +404,8 @@ static void stats_one(const struct loom_kernel_stats *s, void *data)
     char name[1024];
     double eff = s->warp_instructions ? 100.0 * (double)s->thread_instructions / (32.0 * (double)s->warp_instructions)
                                       : 0.0;
-    fprintf(out, "loom: %-32s %8llu %10.3f %10llu %14llu %7.1f%% %10llu %10llu %8llu %8llu %8llu %8.0f%%\n",
-            loom_demangle(s->kernel, name, sizeof name),
+    fprintf(out, "loom: %-40s %8llu %10.3f %10llu %14llu %7.1f%% %10llu %10llu %8llu %8llu %8llu %8.0f%%\n",
+            loom_short_name(s->kernel, 40, name, sizeof name),
             (unsigned long long)s->launches, s->seconds * 1e3, (unsigned long long)s->ctas,
             (unsigned long long)s->warp_instructions, eff, (unsigned long long)s->divergent_branches,
             (unsigned long long)s->barrier_waits, (unsigned long long)s->parks,
@@ -412,7 +423,7 @@ static void stats_timeline(const struct loom_kernel_stats *s, void *data)
 
 void rt_stats_print(void)
 {
-    fprintf(stderr, "loom: %-32s %8s %10s %10s %14s %8s %10s %10s %8s %8s %8s %9s\n", "kernel", "launches", "ms", "CTAs",
+    fprintf(stderr, "loom: %-40s %8s %10s %10s %14s %8s %10s %10s %8s %8s %8s %9s\n", "kernel", "launches", "ms", "CTAs",
             "warp instrs", "SIMD eff", "divergent", "bar waits", "parks", "max res", "wake-ups", "occupancy");
     loom_stats_foreach(rt.dev, stats_one, stderr);
     loom_stats_foreach(rt.dev, stats_timeline, stderr);

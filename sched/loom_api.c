@@ -210,11 +210,20 @@ enum loom_status loom_device_create(const struct loom_device_config *cfg, struct
     bool pin = !getenv("LOOM_NO_PIN");
     if (getenv("LOOM_DETERMINISTIC") && strcmp(getenv("LOOM_DETERMINISTIC"), "0")) d->cfg.deterministic = true;
     if (env_flag("LOOM_STATS")) d->cfg.stats = true;
+    if (env_flag("LOOM_QUIET")) d->cfg.progress = false;
+    const char *wd = getenv("LOOM_WATCHDOG");
+    if (wd && *wd) {
+        char *end;
+        double v = strtod(wd, &end);
+        if (*end == 0 && v >= 0) d->cfg.watchdog_s = v;
+        else fprintf(stderr, "loom: LOOM_WATCHDOG='%s' is not a number of seconds; ignored\n", wd);
+    }
     /* Co-residency: what the emulated GPU could hold at once, shared among the workers. */
     struct sched_config sc = {
         .workers = d->cfg.deterministic ? 1 : d->workers, .pin = pin, .stats = d->cfg.stats,
         .coresident = (unsigned)(d->props.multiprocessors * d->preset->sm.max_ctas),
-        .timeout_s = d->cfg.timeout_s, .host = d->host,
+        .timeout_s = d->cfg.timeout_s, .progress = d->cfg.progress, .watchdog_s = d->cfg.watchdog_s,
+        .host = d->host,
     };
     d->sched = sched_create(&sc);
     if (!d->sched) {
@@ -471,6 +480,25 @@ enum loom_status loom_module_load_text(struct loom_device *dev, const char *text
         ptx_diags_free(&dg);
         return LOOM_ERR_PARSE;
     }
+    /* A GPU cannot run PTX for a later architecture than its own (the JIT refuses it). PTX
+     * for an architecture newer than every preset runs on the newest, which stands in for
+     * the GPUs Loom has no preset for yet. */
+    unsigned cc = (unsigned)(dev->props.cc_major * 10 + dev->props.cc_minor), newest = 0;
+    size_t npresets;
+    const struct sched_preset *presets = sched_preset_list(&npresets);
+    for (size_t i = 0; i < npresets; i++) {
+        unsigned c = (unsigned)(presets[i].props.cc_major * 10 + presets[i].props.cc_minor);
+        if (c > newest) newest = c;
+    }
+    if (ir->sm > cc && cc < newest) {
+        enum loom_status tst = fail(LOOM_ERR_UNSUPPORTED, "%s: .target sm_%u needs compute capability %u.%u, but the "
+                                    "emulated %s (preset %s) has %d.%d; choose a later --device preset "
+                                    "(loom info --presets)", name ? name : "<ptx>", ir->sm, ir->sm / 10, ir->sm % 10,
+                                    dev->props.name, dev->preset->name, dev->props.cc_major, dev->props.cc_minor);
+        ptx_module_free(ir);
+        ptx_diags_free(&dg);
+        return tst;
+    }
     layout_params(ir);
     struct loom_module *m = calloc(1, sizeof *m);
     if (!m) { ptx_module_free(ir); ptx_diags_free(&dg); return fail(LOOM_ERR_OUT_OF_MEMORY, "out of host memory"); }
@@ -564,6 +592,36 @@ const char *loom_demangle(const char *name, char *buf, size_t size)
     ptx_demangle(name, buf, size);
     return buf;
 }
+const char *loom_short_name(const char *name, unsigned width, char *buf, size_t size)
+{
+    char d[2048];
+    ptx_demangle(name, d, sizeof d);
+    /* the parameters: the first '(' outside <>; the return type: up to the last space
+     * outside <> before it */
+    size_t start = 0, end = strlen(d);
+    int depth = 0;
+    for (size_t i = 0; d[i]; i++) {
+        if (d[i] == '<') depth++;
+        else if (d[i] == '>' && depth) depth--;
+        else if (d[i] == ' ' && !depth) start = i + 1;
+        else if (d[i] == '(' && !depth) { end = i; break; }
+    }
+    if (start >= end) start = 0;
+    char s[2048];
+    size_t n = 0;
+    depth = 0;
+    for (size_t i = start; i < end && n + 4 < sizeof s; i++) {
+        char c = d[i];
+        if (c == '<' && ++depth == 2) { memcpy(s + n, "<...", 4); n += 4; continue; }
+        if (c == '>' && depth && depth-- == 2) { s[n++] = '>'; continue; }
+        if (depth < 2) s[n++] = c;
+    }
+    s[n] = 0;
+    if (width >= 4 && n > width) memcpy(s + width - 3, "...", 4);
+    snprintf(buf, size, "%s", s);
+    return buf;
+}
+
 unsigned loom_kernel_param_count(const struct loom_kernel *k) { return k->nparams; }
 void loom_kernel_param(const struct loom_kernel *k, unsigned i, struct loom_param_info *out_info)
 {

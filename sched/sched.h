@@ -97,6 +97,7 @@ struct sched_wslot {
     _Atomic uint64_t lo, hi;                /* read without the lock to skip empty ranges */
     _Atomic unsigned resident;
     _Atomic uint64_t host_t0_ns;            /* when its running host function began; 0: none */
+    _Atomic uint64_t finished;              /* CTAs it has finished (the no-progress watchdog) */
     void (*_Atomic host_fn)(void *);        /* that function, for the watchdog's report */
 };
 
@@ -107,6 +108,8 @@ struct sched_config {
     bool stats;                     /* sample residency over time */
     unsigned coresident;            /* CTAs the emulated device holds at once (all SMs) */
     double timeout_s;
+    bool progress;                  /* a progress line for long kernels (sched_watch.c) */
+    double watchdog_s;              /* the no-progress note (sched_watch.c); 0: none */
     struct emu_host *host;          /* printf output to flush before host callbacks */
 };
 
@@ -133,9 +136,13 @@ struct sched {
                                      * lock-free atomic, so a signal handler may add to it */
     struct emu_host *host;          /* printf output to flush before host callbacks */
     _Atomic unsigned running;       /* grids started and not finished */
-    pthread_t watchdog;             /* sched_watch.c, only with a time limit */
+    pthread_t watchdog;             /* sched_watch.c, only with a time limit or progress */
     pthread_cond_t watch_cv;
     bool watching;
+    bool progress;                  /* the watchdog keeps a progress line on stderr */
+    double watchdog_s;              /* no CTA finished for this long: a note of where warps are */
+    _Atomic unsigned notes;         /* notes asked for: each worker describes its residents */
+    bool progress_shown;            /* it is on the screen now (under lock) */
 };
 
 struct loom_stream {
@@ -168,6 +175,8 @@ void sched_event_unref_locked(struct loom_event *e);
 void sched_wait_idle(struct sched *s);
 /* True on a worker while it runs a host function (SCHED_OP_HOST). */
 bool sched_in_host_func(void);
+/* Erases the progress line (under s->lock, with s->progress_shown). */
+void sched_progress_erase(struct sched *s);
 /* The host-function watchdog (sched_watch.c), started when the pool has a time limit. */
 bool sched_watch_start(struct sched *s);
 void sched_watch_stop(struct sched *s);

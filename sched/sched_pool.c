@@ -7,10 +7,14 @@
 #include <hwloc.h>
 #include <omp.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "emu/emu_report.h"
+#include "include/loom/loom.h"
 #include "sched/sched.h"
 #include "sched/sched_cpus.h"
 
@@ -202,7 +206,28 @@ struct worker {
     struct tally tally;
     unsigned published;             /* busy as last added to s->resident_now */
     bool woke;                      /* woke from sleep and has taken no CTA since */
+    unsigned notes_seen;            /* s->notes already answered */
+    uint64_t finished;              /* CTAs finished (published in slot->finished) */
 };
+
+/* The no-progress watchdog asked where the warps are (sched_watch.c): each resident CTA
+ * says it, in one write to stderr. */
+static void note_residents(struct worker *wk)
+{
+    for (unsigned i = 0; i < wk->nres; i++) {
+        struct resident *r = &wk->res[i];
+        if (!r->busy) continue;
+        char text[2048], name[64];
+        const struct emu_cta *c = r->cta;
+        int head = snprintf(text, sizeof text, "loom:   block (%u,%u,%u) of '%s':", c->ctaid[0], c->ctaid[1],
+                            c->ctaid[2], loom_short_name(r->grid->L.entry->ir->name, 40, name, sizeof name));
+        if (head < 0 || (size_t)head >= sizeof text - 2) continue;
+        size_t n = (size_t)head + emu_cta_describe(c, text + head, sizeof text - 1 - (size_t)head);
+        text[n++] = '\n';
+        ssize_t w = write(STDERR_FILENO, text, n);
+        (void)w;
+    }
+}
 
 static void grid_done_locked(struct sched *s, struct sched_grid *g)
 {
@@ -210,6 +235,7 @@ static void grid_done_locked(struct sched *s, struct sched_grid *g)
         if (*p == g) { *p = g->next_active; break; }
     g->seconds = sched_now() - g->t_start;
     atomic_fetch_sub(&s->running, 1);
+    if (s->progress_shown) sched_progress_erase(s);     /* before the program prints again */
     if (g->on_done) g->on_done(g);
     op_finish_locked(s, g->op);
 }
@@ -552,6 +578,11 @@ static bool run_residents(struct worker *wk)
 {
     struct sched *s = wk->s;
     bool any = false, yielded = false;
+    unsigned notes = atomic_load_explicit(&s->notes, memory_order_relaxed);
+    if (notes != wk->notes_seen) {
+        wk->notes_seen = notes;
+        note_residents(wk);
+    }
     for (unsigned i = 0; i < wk->nres; i++) {
         struct resident *r = &wk->res[i];
         if (!r->busy) continue;
@@ -579,6 +610,7 @@ static bool run_residents(struct worker *wk)
         if (st == EMU_CTA_FAULT) record_fault(s, g, r->cta->fault);
         else t->run++;
         t->done++;
+        atomic_store_explicit(&wk->slot->finished, ++wk->finished, memory_order_relaxed);
         r->busy = false;
         wk->busy--;
         /* Start the next CTA in the freed context right away: the range's, else one of
@@ -729,13 +761,15 @@ struct sched *sched_create(const struct sched_config *cfg)
     s->stats = cfg->stats;
     s->coresident = cfg->coresident;
     s->timeout_s = cfg->timeout_s;
+    s->progress = cfg->progress;
+    s->watchdog_s = cfg->watchdog_s;
     s->host = cfg->host;
     s->default_stream = calloc(1, sizeof *s->default_stream);
     if (!s->default_stream) { free(s); return NULL; }
     s->default_stream->is_default = true;
     s->streams = s->default_stream;
     /* The watchdog starts first: the workers read s->watching without the lock. */
-    if ((s->timeout_s > 0 && !sched_watch_start(s)) || pthread_create(&s->pool, NULL, pool_main, s) != 0) {
+    if (((s->timeout_s > 0 || s->progress || s->watchdog_s > 0) && !sched_watch_start(s)) || pthread_create(&s->pool, NULL, pool_main, s) != 0) {
         pthread_mutex_lock(&s->lock);
         s->shutdown = true;
         pthread_mutex_unlock(&s->lock);

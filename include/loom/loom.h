@@ -77,6 +77,10 @@ struct loom_device_config {
     double timeout_s;            /* stop kernels running longer; 0 = none */
     bool initcheck;              /* report reads of device memory never written (LOOM_INITCHECK) */
     bool racecheck;              /* report shared-memory races between threads of a CTA (LOOM_RACECHECK) */
+    bool progress;               /* while a kernel has run for 2 s or more, keep one line on stderr
+                                  * with its name, CTAs done and time (for a terminal) */
+    double watchdog_s;           /* when no CTA has finished for this long, print once where the
+                                  * warps are; the kernel keeps running. 0 = off (LOOM_WATCHDOG) */
 };
 
 /* Properties of the emulated GPU, as the CUDA runtime reports them. */
@@ -179,6 +183,11 @@ const char *loom_kernel_name(const struct loom_kernel *k);
  * that Loom's demangler does not understand, is copied as it is. Writes at most size bytes
  * to buf (truncating) and returns buf. */
 const char *loom_demangle(const char *name, char *buf, size_t size);
+/* A short display name for tables: the demangled name without its return type and
+ * parameters, with template argument lists inside others shown as "<...>", and cut to
+ * `width` characters with "..." when still longer ("cub::DeviceReduceKernel<...>").
+ * Writes at most size bytes to buf and returns buf. */
+const char *loom_short_name(const char *name, unsigned width, char *buf, size_t size);
 unsigned loom_kernel_param_count(const struct loom_kernel *k);
 void loom_kernel_param(const struct loom_kernel *k, unsigned index, struct loom_param_info *out_info);
 

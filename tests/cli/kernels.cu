@@ -1,4 +1,5 @@
-// kernels.cu -- source of the PTX files used by run-args.sh (nvcc -arch=sm_80 -ptx).
+// kernels.cu -- source of the PTX files used by run-args.sh (nvcc -arch=sm_80 -ptx -DONE, -DTWO,
+// -DNAMES ...).
 #include <cstdio>
 
 // one.ptx: a module with a single kernel.
@@ -58,4 +59,16 @@ extern "C" __global__ void oob(int *p)
 #ifdef NOENTRY
 // noentry.ptx: a module with no kernel.
 extern "C" __device__ int twice(int x) { return 2 * x; }
+#endif
+
+#ifdef NAMES
+// names.ptx: C++ names for --kernel: a namespace, templates, and overloads of one name.
+namespace lab {
+template <typename T> __global__ void fill(T *out, T v) { out[threadIdx.x] = v; }
+template __global__ void fill<int>(int *, int);
+template __global__ void fill<float>(float *, float);
+__global__ void bump(int *out) { out[threadIdx.x] += 1; }
+__global__ void twice(int *out) { out[threadIdx.x] *= 2; }
+__global__ void twice(float *out) { out[threadIdx.x] *= 2.0f; }
+}
 #endif

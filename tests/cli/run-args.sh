@@ -58,9 +58,11 @@ err shared_bad 2 one.ptx --grid 1 --block 1 --shared 1k $A
 err shared_limit 2 one.ptx --grid 1 --block 1 --shared 49153 $A
 err workers_zero 2 one.ptx --grid 1 --block 1 --workers 0 $A
 err timeout_bad 2 one.ptx --grid 1 --block 1 --timeout -1 $A
+err watchdog_bad 2 one.ptx --grid 1 --block 1 --watchdog -1 $A
 err flag_value 2 one.ptx --grid 1 --block 1 --stats=1 $A
 err unknown_device 2 one.ptx --grid 1 --block 1 --device nope $A
-err ptx_missing 2 missing.ptx --grid 1 --block 1 $A
+err target_too_new 1 one.ptx --grid 1 --block 1 --device g80 $A
+err ptx_missing 1 missing.ptx --grid 1 --block 1 $A
 # .reqntid fixes the block's shape and .maxntid bounds its threads, as on the GPU
 err reqntid_shape 2 bounds.ptx --kernel req --grid 1 --block 32,4
 err reqntid_threads 2 bounds.ptx --kernel req --grid 1 --block 256
@@ -70,6 +72,9 @@ err maxntid_threads 2 bounds.ptx --kernel maxn --grid 1 --block 16,16
 err unknown_kernel 2 two.ptx --kernel nope --grid 1 --block 1
 err kernel_needed 2 two.ptx --grid 1 --block 1
 err no_kernels 2 noentry.ptx --grid 1 --block 1
+err kernel_ambiguous 2 names.ptx --kernel twice --grid 1 --block 1 "out:s32:1>$tmp/o.bin"
+err kernel_template_ambiguous 2 names.ptx --kernel fill --grid 1 --block 1 "out:s32:1>$tmp/o.bin" s32:1
+err kernel_unknown_cxx 2 names.ptx --kernel 'lab::nope' --grid 1 --block 1
 err too_few 2 two.ptx --kernel add_u32 --grid 1 --block 1 u64:0
 err too_many 2 two.ptx --kernel hello --grid 1 --block 1 s32:1 s32:2
 err none_taken 2 one.ptx --kernel scale --grid 1 --block 1 u32:1 u32:1 u32:1 u32:1 u32:1
@@ -119,11 +124,11 @@ err inout_no_out 2 $C inout:u32:4=zero in:u32:4=zero in:u32:4=zero u32:4
 err bad_init 2 $C in:u32:4=ones in:u32:4=zero in:u32:4=zero u32:4
 err fill_range 2 $C in:u32:4=fill:-3 in:u32:4=zero in:u32:4=zero u32:4
 err at_empty 2 $C in:u32:4=@ in:u32:4=zero in:u32:4=zero u32:4
-err file_missing 2 $C in:u32:4=@inputs/nothere.bin in:u32:4=zero in:u32:4=zero u32:4
+err file_missing 1 $C in:u32:4=@inputs/nothere.bin in:u32:4=zero in:u32:4=zero u32:4
 err file_size 2 $C in:u32:5=@inputs/four_u32.bin in:u32:4=zero in:u32:4=zero u32:4
-err file_is_dir 2 $C in:u32:4=@inputs in:u32:4=zero in:u32:4=zero u32:4
-err out_no_dir 2 $C "out:u32:4>nodir/o.bin" in:u32:4=zero in:u32:4=zero u32:4
-err out_is_dir 2 $C "out:u32:4>inputs" in:u32:4=zero in:u32:4=zero u32:4
+err file_is_dir 1 $C in:u32:4=@inputs in:u32:4=zero in:u32:4=zero u32:4
+err out_no_dir 1 $C "out:u32:4>nodir/o.bin" in:u32:4=zero in:u32:4=zero u32:4
+err out_is_dir 1 $C "out:u32:4>inputs" in:u32:4=zero in:u32:4=zero u32:4
 
 # ---- Kernel failures: status 1 and the fault report after "loom run: " ------------------------
 count=$((count + 1))
@@ -166,6 +171,27 @@ count=$((count + 1))
     >"$tmp/out" 2>"$tmp/err" || fail "fill: exit status $?: $(cat "$tmp/err")"
 printf '\040\000\000\000\040\000\000\000\040\000\000\000' >"$tmp/want"
 cmp -s "$tmp/fill.bin" "$tmp/want" || fail "fill: bytes differ: $(od -An -tx1 "$tmp/fill.bin")"
+
+# --kernel takes a C++ kernel's PTX name, its signature (with or without the return type),
+# its name without parameters, or its plain name where only one kernel has it.
+names_run() {   # WANT-BYTES KERNEL ARGS...
+    want=$1 k=$2
+    shift 2
+    count=$((count + 1))
+    if "$LOOM" run names.ptx --kernel "$k" --grid 1 --block 2 "$@" >"$tmp/out" 2>"$tmp/err"; then
+        [ "$(od -An -tx1 "$tmp/n.bin" | tr -d ' \n')" = "$want" ] || fail "--kernel '$k': bytes $(od -An -tx1 "$tmp/n.bin")"
+    else
+        fail "--kernel '$k': exit status $?: $(cat "$tmp/err")"
+    fi
+}
+names_run 0100000001000000 bump "inout:s32:2=zero>$tmp/n.bin"
+names_run 0100000001000000 'lab::bump' "inout:s32:2=zero>$tmp/n.bin"
+names_run 0100000001000000 '_ZN3lab4bumpEPi' "inout:s32:2=zero>$tmp/n.bin"
+names_run 0700000007000000 'lab::fill<int>' "out:s32:2>$tmp/n.bin" s32:7
+names_run 0700000007000000 'lab::fill<int>(int*, int)' "out:s32:2>$tmp/n.bin" s32:7
+names_run 0000e0400000e040 'void lab::fill<float>(float*, float)' "out:f32:2>$tmp/n.bin" f32:7
+names_run 0400000004000000 'lab::twice(int*)' "inout:s32:2=fill:2>$tmp/n.bin"
+names_run 0000804000008040 'lab::twice(float*)' "inout:f32:2=fill:2>$tmp/n.bin"
 
 # The shapes that .reqntid and .maxntid allow.
 count=$((count + 1))

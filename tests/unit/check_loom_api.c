@@ -189,6 +189,20 @@ START_TEST(test_fault_report_after_api_error)
 }
 END_TEST
 
+/* Short names for tables: no return type or parameters, nested template arguments as "<...>". */
+START_TEST(test_short_name)
+{
+    char b[128];
+    ck_assert_str_eq(loom_short_name("_ZN3lab4fillIiEEvPT_S1_", 40, b, sizeof b), "lab::fill<int>");
+    ck_assert_str_eq(loom_short_name("_Z1fIN3lab3boxIiEEEvv", 40, b, sizeof b), "f<lab::box<...> >");
+    ck_assert_str_eq(loom_short_name("_Z6kernelPi", 40, b, sizeof b), "kernel");
+    ck_assert_str_eq(loom_short_name("saxpy", 40, b, sizeof b), "saxpy");
+    ck_assert_str_eq(loom_short_name("a_very_long_kernel_name_from_a_code_generator", 20, b, sizeof b),
+                     "a_very_long_kerne...");
+    ck_assert_str_eq(loom_short_name("_ZN3lab4fillIiEEvPT_S1_", 40, b, 8), "lab::fi");
+}
+END_TEST
+
 Suite *loom_api_suite(void);
 
 Suite *loom_api_suite(void)
@@ -202,6 +216,7 @@ Suite *loom_api_suite(void)
     tc = tcase_create("limits and reports");
     tcase_add_test(tc, test_limits);
     tcase_add_test(tc, test_fault_report_after_api_error);
+    tcase_add_test(tc, test_short_name);
     suite_add_tcase(s, tc);
     return s;
 }
