@@ -405,3 +405,42 @@ CUresult cuCtxGetLimit(size_t *pvalue, int limit)
         r = DRV_CALL_RT(cudaDeviceGetLimit(pvalue, (enum cudaLimit)limit));
     return drv_return(r, "cuCtxGetLimit(%d)", limit);
 }
+
+/* Loom has one device: it is never its own peer. */
+CUresult cuDeviceCanAccessPeer(int *canAccessPeer, CUdevice dev, CUdevice peerDev);
+CUresult cuDeviceCanAccessPeer(int *canAccessPeer, CUdevice dev, CUdevice peerDev)
+{
+    CUresult r = check_device(dev);
+    if (r == CUDA_SUCCESS)
+        r = check_device(peerDev);
+    if (r == CUDA_SUCCESS && !canAccessPeer)
+        r = CUDA_ERROR_INVALID_VALUE;
+    if (r == CUDA_SUCCESS)
+        *canAccessPeer = 0;
+    return drv_return(r, "cuDeviceCanAccessPeer(%d, %d)", dev, peerDev);
+}
+
+/* Cache preferences do not change what Loom computes: kept, not acted on. */
+static _Atomic int cache_config;
+
+CUresult cuCtxGetCacheConfig(int *pconfig);
+CUresult cuCtxGetCacheConfig(int *pconfig)
+{
+    CUresult r = drv_enter(true);
+    if (r == CUDA_SUCCESS && !pconfig)
+        r = CUDA_ERROR_INVALID_VALUE;
+    if (r == CUDA_SUCCESS)
+        *pconfig = cache_config;
+    return drv_return(r, "cuCtxGetCacheConfig()");
+}
+
+CUresult cuCtxSetCacheConfig(int config);
+CUresult cuCtxSetCacheConfig(int config)
+{
+    CUresult r = drv_enter(true);
+    if (r == CUDA_SUCCESS && (config < 0 || config > 3))
+        r = CUDA_ERROR_INVALID_VALUE;
+    if (r == CUDA_SUCCESS)
+        cache_config = config;
+    return drv_return(r, "cuCtxSetCacheConfig(%d)", config);
+}

@@ -409,3 +409,51 @@ DRV_SET_2D_ASYNC(cuMemsetD2D16Async, 2, unsigned short)
 DRV_SET_2D_ASYNC(cuMemsetD2D32Async, 4, unsigned int)
 #undef DRV_SET_2D
 #undef DRV_SET_2D_ASYNC
+
+/* Prefetches and advice change where a GPU keeps managed memory; on Loom it is always where
+ * both sides reach it, so a valid range is all they need. */
+typedef struct { int type, id; } drv_mem_location;
+
+static CUresult managed_range(CUdeviceptr p, size_t n)
+{
+    CUresult r = drv_enter(true);
+    if (r == CUDA_SUCCESS && (!n || device_range(PTR(p), n) != CUDA_SUCCESS))
+        r = CUDA_ERROR_INVALID_VALUE;
+    return r;
+}
+
+CUresult cuMemPrefetchAsync_v2(CUdeviceptr devPtr, size_t count, drv_mem_location location, unsigned int flags,
+                               CUstream hStream);
+CUresult cuMemPrefetchAsync_v2(CUdeviceptr devPtr, size_t count, drv_mem_location location, unsigned int flags,
+                               CUstream hStream)
+{
+    CUresult r = managed_range(devPtr, count);
+    struct loom_stream *ls;
+    if (r == CUDA_SUCCESS)
+        r = drv_from_cuda(DRV_RT->stream_resolve(hStream, false, &ls));
+    return drv_return(r, "cuMemPrefetchAsync(%p, %zu, location %d/%d, %#x, %p)", PTR(devPtr), count, location.type,
+                      location.id, flags, (void *)hStream);
+}
+
+CUresult cuMemAdvise_v2(CUdeviceptr devPtr, size_t count, int advice, drv_mem_location location);
+CUresult cuMemAdvise_v2(CUdeviceptr devPtr, size_t count, int advice, drv_mem_location location)
+{
+    CUresult r = managed_range(devPtr, count);
+    if (r == CUDA_SUCCESS && (advice < 1 || advice > 6))
+        r = CUDA_ERROR_INVALID_VALUE;
+    return drv_return(r, "cuMemAdvise(%p, %zu, %d, location %d/%d)", PTR(devPtr), count, advice, location.type,
+                      location.id);
+}
+
+CUresult cuPointerGetAttributes(unsigned int numAttributes, CUpointer_attribute *attributes, void **data,
+                                CUdeviceptr ptr);
+CUresult cuPointerGetAttributes(unsigned int numAttributes, CUpointer_attribute *attributes, void **data,
+                                CUdeviceptr ptr)
+{
+    CUresult r = drv.initialized ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED;
+    if (r == CUDA_SUCCESS && (!numAttributes || !attributes || !data))
+        r = CUDA_ERROR_INVALID_VALUE;
+    for (unsigned i = 0; r == CUDA_SUCCESS && i < numAttributes; i++)
+        r = cuPointerGetAttribute(data[i], attributes[i], ptr);
+    return drv_return(r, "cuPointerGetAttributes(%u, %p)", numAttributes, PTR(ptr));
+}

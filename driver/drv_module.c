@@ -472,3 +472,45 @@ CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, CUfunction 
 {
     return cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, func, blockSize, dynamicSMemSize, 0);
 }
+
+CUresult cuModuleGetFunctionCount(unsigned int *count, CUmodule mod);
+CUresult cuModuleGetFunctionCount(unsigned int *count, CUmodule mod)
+{
+    CUresult r = drv_enter(true);
+    if (r == CUDA_SUCCESS && !count)
+        r = CUDA_ERROR_INVALID_VALUE;
+    if (r == CUDA_SUCCESS && !live_module(mod))
+        r = CUDA_ERROR_INVALID_HANDLE;
+    if (r == CUDA_SUCCESS)
+        *count = loom_module_kernel_count(mod->lm);
+    return drv_return(r, "cuModuleGetFunctionCount(%p)", (void *)mod);
+}
+
+/* The module's kernels in its order, as handles cuModuleGetFunction would give. */
+CUresult cuModuleEnumerateFunctions(CUfunction *functions, unsigned int numFunctions, CUmodule mod);
+CUresult cuModuleEnumerateFunctions(CUfunction *functions, unsigned int numFunctions, CUmodule mod)
+{
+    CUresult r = drv_enter(true);
+    if (r == CUDA_SUCCESS && !functions)
+        r = CUDA_ERROR_INVALID_VALUE;
+    if (r == CUDA_SUCCESS && !live_module(mod))
+        r = CUDA_ERROR_INVALID_HANDLE;
+    unsigned n = r == CUDA_SUCCESS ? loom_module_kernel_count(mod->lm) : 0;
+    DRV_RT->leave();
+    for (unsigned i = 0; r == CUDA_SUCCESS && i < n && i < numFunctions; i++)
+        r = cuModuleGetFunction(&functions[i], mod, loom_kernel_name(loom_module_kernel(mod->lm, i)));
+    return drv_return(r, "cuModuleEnumerateFunctions(%p, %u)", (void *)mod, numFunctions);
+}
+
+CUresult cuFuncGetModule(CUmodule *hmod, CUfunction hfunc);
+CUresult cuFuncGetModule(CUmodule *hmod, CUfunction hfunc)
+{
+    CUresult r = drv.initialized ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED;
+    if (r == CUDA_SUCCESS && !hmod)
+        r = CUDA_ERROR_INVALID_VALUE;
+    if (r == CUDA_SUCCESS && !drv_func(hfunc))
+        r = CUDA_ERROR_INVALID_HANDLE;
+    if (r == CUDA_SUCCESS)
+        *hmod = hfunc->mod;
+    return drv_return(r, "cuFuncGetModule(%p)", (void *)hfunc);
+}

@@ -195,3 +195,17 @@ CUresult cuEventElapsedTime_v2(float *pMilliseconds, CUevent hStart, CUevent hEn
     return drv_return(r, "cuEventElapsedTime(%p, %p)", (void *)hStart, (void *)hEnd);
 }
 #undef DRV_STREAM_CALL
+
+CUresult cuStreamGetCtx(CUstream hStream, CUcontext *pctx);
+CUresult cuStreamGetCtx(CUstream hStream, CUcontext *pctx)
+{
+    CUresult r = drv_enter(true);
+    if (r == CUDA_SUCCESS && !pctx)
+        r = CUDA_ERROR_INVALID_VALUE;
+    unsigned flags;
+    if (r == CUDA_SUCCESS && hStream)   /* a live stream (the runtime checks the handle) */
+        r = DRV_CALL_RT(cudaStreamGetFlags(hStream, &flags));
+    if (r == CUDA_SUCCESS)
+        *pctx = hStream ? owner_of(hStream) : drv_ctx_current();
+    return drv_return(r, "cuStreamGetCtx(%p)", (void *)hStream);
+}
