@@ -31,7 +31,7 @@ for src in "$here"/src/drv_*.c; do
     libs="-L$cuda/lib64/stubs -lcuda"
     [ "$name" = drv_interop ] && libs="$libs -L$builddir/runtime/.libs -lcudart"
     # shellcheck disable=SC2086
-    $cc $flags "$src" $libs -o "$bin/$name" || { echo "FAIL: $name does not build"; exit 1; }
+    $cc $flags "$src" $libs -pthread -o "$bin/$name" || { echo "FAIL: $name does not build"; exit 1; }
 done
 # fatbinaries of the same kernels, PTX with SASS and SASS only, where nvcc is installed
 nvcc=${NVCC:-$(command -v nvcc 2>/dev/null || echo "$cuda/bin/nvcc")}
