@@ -33,45 +33,38 @@ for src in "$here"/src/drv_*.c; do
     # shellcheck disable=SC2086
     $cc $flags "$src" $libs -pthread -o "$bin/$name" || { echo "FAIL: $name does not build"; exit 1; }
 done
-# fatbinaries of the same kernels, PTX with SASS and SASS only, where nvcc is installed
+# fatbinaries of the same kernels, PTX with SASS (plain and compressed) and SASS only, where
+# nvcc is installed
 nvcc=${NVCC:-$(command -v nvcc 2>/dev/null || echo "$cuda/bin/nvcc")}
-fatbin= sass=
-if [ -x "$nvcc" ] &&
-    "$nvcc" -fatbin -gencode 'arch=compute_90,code=[sm_90,compute_90]' "$here/src/drv_kernels.cu" -o "$bin/k.fatbin" &&
-    "$nvcc" -fatbin -gencode arch=compute_90,code=sm_90 "$here/src/drv_kernels.cu" -o "$bin/sass.fatbin"; then
-    fatbin=$bin/k.fatbin sass=$bin/sass.fatbin
+fatbin= zfatbin= sass=
+both='arch=compute_90,code=[sm_90,compute_90]'
+k=$here/src/drv_kernels.cu
+if [ -x "$nvcc" ] && "$nvcc" -fatbin -gencode "$both" "$k" -o "$bin/k.fatbin" &&
+    "$nvcc" -fatbin -gencode "$both" -Xfatbin -compress-all "$k" -o "$bin/kz.fatbin" &&
+    "$nvcc" -fatbin -gencode arch=compute_90,code=sm_90 "$k" -o "$bin/sass.fatbin"; then
+    fatbin=$bin/k.fatbin zfatbin=$bin/kz.fatbin sass=$bin/sass.fatbin
 fi
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0
-for exe in "$bin"/drv_*; do
-    name=$(basename "$exe")
-    if [ $# -gt 0 ]; then
-        case " $* " in *" $name "*) ;; *) continue ;; esac
-    fi
-    args=$ptx
-    case $name in
-    drv_attrs) args= ;;
-    drv_interop) [ -n "$fatbin" ] && args="$ptx $fatbin" ;;
-    drv_unsupported) [ -n "$sass" ] && args="$ptx $sass" ;;
-    esac
-    expected=$here/expected/$name.out
-    # the recorded interop output includes the fatbinary's lines; without nvcc there are none
-    [ "$name" = drv_interop ] && [ -z "$fatbin" ] && expected=/nonexistent
-    [ "$name" = drv_unsupported ] && [ -z "$sass" ] && expected=/nonexistent
-    # shellcheck disable=SC2086
-    LOOM_LOG=1 timeout 300 "$loom" exec --workers 4 "$exe" $args > "$tmp/out" 2> "$tmp/err"
+
+# run_one LABEL NAME EXPECTED ARGS...: runs program NAME under loom exec and compares its
+# stdout with EXPECTED (the lines DIFFERENCES names for NAME aside), or looks for PASS where
+# EXPECTED does not exist.
+run_one() {
+    label=$1 name=$2 expected=$3
+    shift 3
+    LOOM_LOG=1 timeout 300 "$loom" exec --workers 4 "$bin/$name" "$@" > "$tmp/out" 2> "$tmp/err"
     rc=$?
     ok=yes why=
     if [ -f "$expected" ]; then
-        # lines DIFFERENCES names for this program are dropped from both sides
         sed -n "s/^$name[ 	][ 	]*\([^ 	]*\).*/\1/p" "$here/DIFFERENCES" > "$tmp/skip"
         [ -s "$tmp/skip" ] || echo '^$never' > "$tmp/skip"
         grep -v -E -f "$tmp/skip" "$expected" > "$tmp/want"
         [ $? -le 1 ] || { echo "FAIL: DIFFERENCES has a bad pattern for $name"; exit 99; }
         grep -v -E -f "$tmp/skip" "$tmp/out" > "$tmp/got"
-        diff -u "$tmp/want" "$tmp/got" > "$tmp/diff" || { ok=no; why="stdout differs from expected/$name.out"; }
+        diff -u "$tmp/want" "$tmp/got" > "$tmp/diff" || { ok=no; why="stdout differs from $expected"; }
     elif [ "$(tail -n 1 "$tmp/out")" != PASS ]; then
         ok=no why="no PASS line"
     fi
@@ -82,15 +75,41 @@ for exe in "$bin"/drv_*; do
         ok=no why="no LOOM_LOG note for cuGraphCreate"
     fi
     if [ $ok = yes ]; then
-        echo "PASS: $name"
+        echo "PASS: $label"
         pass=$((pass + 1))
     else
-        echo "FAIL: $name: $why"
+        echo "FAIL: $label: $why"
         [ -s "$tmp/diff" ] && head -n 40 "$tmp/diff"
         grep -v '^loom: cu[A-Za-z0-9_]*(.*) = ' "$tmp/err" | tail -n 20
         fail=$((fail + 1))
     fi
     rm -f "$tmp/diff"
+}
+
+for exe in "$bin"/drv_*; do
+    name=$(basename "$exe")
+    if [ $# -gt 0 ]; then
+        case " $* " in *" $name "*) ;; *) continue ;; esac
+    fi
+    expected=$here/expected/$name.out
+    case $name in
+    drv_attrs | drv_errors | drv_link) run_one "$name" "$name" "$expected" ;;
+    drv_interop)
+        # the recorded output includes the fatbinary's lines: without nvcc there are none
+        if [ -n "$fatbin" ]; then
+            run_one "$name" "$name" "$expected" "$ptx" "$fatbin"
+            run_one "$name (compressed fatbinary)" "$name" "$expected" "$ptx" "$zfatbin"
+        else
+            run_one "$name" "$name" /nonexistent "$ptx"
+        fi ;;
+    drv_unsupported)
+        if [ -n "$sass" ]; then
+            run_one "$name" "$name" "$expected" "$ptx" "$sass"
+        else
+            run_one "$name" "$name" /nonexistent "$ptx"
+        fi ;;
+    *) run_one "$name" "$name" "$expected" "$ptx" ;;
+    esac
 done
 echo "driver tests: $pass passed, $fail failed"
 [ $fail -eq 0 ]
