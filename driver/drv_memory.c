@@ -345,8 +345,17 @@ static CUresult copy_2d(const CUDA_MEMCPY2D *c, CUstream s, bool async)
         r = side(c->srcMemoryType, c->srcHost, c->srcDevice, c->srcArray, c->srcXInBytes, c->srcY, c->srcPitch, &src);
     if (r == CUDA_SUCCESS)
         r = side(c->dstMemoryType, c->dstHost, c->dstDevice, c->dstArray, c->dstXInBytes, c->dstY, c->dstPitch, &dst);
+    size_t sp = 0, dp = 0;
     if (r == CUDA_SUCCESS) {
-        size_t sp = c->Height > 1 ? c->srcPitch : c->WidthInBytes, dp = c->Height > 1 ? c->dstPitch : c->WidthInBytes;
+        sp = c->Height > 1 ? c->srcPitch : c->WidthInBytes;
+        dp = c->Height > 1 ? c->dstPitch : c->WidthInBytes;
+    }
+    /* the device sides' extents: Height - 1 pitches and one row */
+    if (r == CUDA_SUCCESS && c->WidthInBytes && c->Height && c->srcMemoryType == CU_MEMORYTYPE_DEVICE)
+        r = device_range(src, (c->Height - 1) * sp + c->WidthInBytes);
+    if (r == CUDA_SUCCESS && c->WidthInBytes && c->Height && c->dstMemoryType == CU_MEMORYTYPE_DEVICE)
+        r = device_range(dst, (c->Height - 1) * dp + c->WidthInBytes);
+    if (r == CUDA_SUCCESS) {
         r = async ? DRV_CALL_RT(cudaMemcpy2DAsync((void *)dst, dp, src, sp, c->WidthInBytes, c->Height,
                                                   cudaMemcpyDefault, s))
                   : DRV_CALL_RT(cudaMemcpy2D((void *)dst, dp, src, sp, c->WidthInBytes, c->Height, cudaMemcpyDefault));
