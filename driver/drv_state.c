@@ -186,8 +186,8 @@ static const struct { const char *name, *symbol; } versioned[] = {
 };
 
 /* cuGetProcAddress: the symbol a program compiled against cuda.h would call for this name
- * (the versioned one where cuda.h maps it), looked up in this library. The per-thread
- * default stream variants are not implemented: the flag selects the same functions. */
+ * (the versioned one where cuda.h maps it), looked up in this library; with
+ * CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM, its _ptds or _ptsz form where it has one. */
 CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int cudaVersion, uint64_t flags,
                              CUdriverProcAddressQueryResult *symbolStatus);
 CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int cudaVersion, uint64_t flags,
@@ -207,6 +207,15 @@ CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int cudaVersion, ui
             self = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
     }
     void *fn = self && strncmp(name, "cu", 2) == 0 ? dlsym(self, name) : NULL;
+    /* the per-thread default stream form, where the call has one */
+    char pt[160];
+    for (int i = 0; fn && (flags & CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM) && i < 2; i++) {
+        void *f = snprintf(pt, sizeof pt, "%s%s", name, i ? "_ptsz" : "_ptds") < (int)sizeof pt ? dlsym(self, pt) : NULL;
+        if (f) {
+            fn = f;
+            break;
+        }
+    }
     int status = fn ? CU_GET_PROC_ADDRESS_SUCCESS : CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
     CUresult r = fn ? CUDA_SUCCESS : CUDA_ERROR_NOT_FOUND;
     if (fn && cudaVersion < 2000) {
