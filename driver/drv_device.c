@@ -21,7 +21,7 @@ CUcontext drv_ctx_current(void)
 
 bool drv_ctx_valid(CUcontext c)
 {
-    if (!c || c->magic != DRV_CTX_MAGIC)
+    if (!c || (c != &drv.primary && !drv_handle_known(c)) || c->magic != DRV_CTX_MAGIC)
         return false;
     if (!c->primary)
         return true;
@@ -238,7 +238,7 @@ CUresult cuCtxCreate_v4(CUcontext *pctx, void *params, unsigned int flags, CUdev
     if (r == CUDA_SUCCESS && (!pctx || (flags & ~CU_CTX_FLAGS_MASK)))
         r = CUDA_ERROR_INVALID_VALUE;
     struct CUctx_st *c = NULL;
-    if (r == CUDA_SUCCESS && !(c = calloc(1, sizeof *c)))
+    if (r == CUDA_SUCCESS && (!(c = calloc(1, sizeof *c)) || !drv_handle_add(c)))
         r = CUDA_ERROR_OUT_OF_MEMORY;
     if (r == CUDA_SUCCESS) {
         c->magic = DRV_CTX_MAGIC;
@@ -258,7 +258,7 @@ CUresult cuCtxDestroy_v2(CUcontext ctx);
 CUresult cuCtxDestroy_v2(CUcontext ctx)
 {
     CUresult r = drv.initialized ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED;
-    if (r == CUDA_SUCCESS && (!ctx || ctx->magic != DRV_CTX_MAGIC))
+    if (r == CUDA_SUCCESS && (!ctx || (ctx != &drv.primary && !drv_handle_known(ctx)) || ctx->magic != DRV_CTX_MAGIC))
         r = CUDA_ERROR_INVALID_VALUE;
     if (r == CUDA_SUCCESS && ctx->primary)
         r = CUDA_ERROR_INVALID_CONTEXT;
@@ -322,7 +322,7 @@ CUresult cuCtxGetCurrent(CUcontext *pctx)
     CUresult r = drv.initialized ? (pctx ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE) : CUDA_ERROR_NOT_INITIALIZED;
     if (r == CUDA_SUCCESS) {
         CUcontext c = drv_ctx_current();
-        *pctx = c && c->magic == DRV_CTX_MAGIC ? c : NULL;
+        *pctx = c && c->magic == DRV_CTX_MAGIC ? c : NULL;   /* stack entries are known handles */
     }
     return drv_return(r, "cuCtxGetCurrent()");
 }

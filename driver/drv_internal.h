@@ -77,6 +77,12 @@ void drv_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Names an entry point Loom does not implement under LOOM_LOG (once); CUDA_ERROR_NOT_SUPPORTED. */
 CUresult drv_unsupported(const char *name);
 
+/* The handles handed out (drv_handles.c): a pointer is read as a handle only once known.
+ * drv_handle_add fails only when memory runs out. */
+bool drv_handle_add(const void *h);
+void drv_handle_del(const void *h);
+bool drv_handle_known(const void *h);
+
 /* A live function handle, or NULL. */
 struct CUfunc_st *drv_func(CUfunction f);
 

@@ -25,7 +25,7 @@ typedef struct CUlinkState_st *CUlinkState;
 
 static struct CUlinkState_st *live(CUlinkState s)
 {
-    return s && s->magic == DRV_LINK_MAGIC ? s : NULL;
+    return drv_handle_known(s) && s->magic == DRV_LINK_MAGIC ? s : NULL;
 }
 
 static void log_error(struct CUlinkState_st *s, const char *msg)
@@ -42,8 +42,10 @@ CUresult cuLinkCreate_v2(unsigned int numOptions, int *options, void **optionVal
     if (r == CUDA_SUCCESS && (!stateOut || (numOptions && (!options || !optionValues))))
         r = CUDA_ERROR_INVALID_VALUE;
     struct CUlinkState_st *s = NULL;
-    if (r == CUDA_SUCCESS && !(s = calloc(1, sizeof *s)))
+    if (r == CUDA_SUCCESS && (!(s = calloc(1, sizeof *s)) || !drv_handle_add(s))) {
+        free(s);
         r = CUDA_ERROR_OUT_OF_MEMORY;
+    }
     if (r == CUDA_SUCCESS) {
         s->magic = DRV_LINK_MAGIC;
         /* the error log is kept; other options (optimisation, register limits) change nothing */
@@ -236,6 +238,7 @@ CUresult cuLinkDestroy(CUlinkState state)
         free(s->texts);
         free(s->image);
         s->magic = 0;
+        drv_handle_del(s);
         free(s);
     }
     return drv_return(r, "cuLinkDestroy(%p)", (void *)state);

@@ -84,6 +84,11 @@ static CUresult load_image(CUmodule *out, const void *image, const char *what)
         free(m);
         return s == LOOM_ERR_PARSE ? CUDA_ERROR_INVALID_PTX : drv_check(s);
     }
+    if (!drv_handle_add(m)) {
+        loom_module_unload(m->lm);
+        free(m);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
     m->magic = DRV_MOD_MAGIC;
     *out = m;
     return CUDA_SUCCESS;
@@ -151,12 +156,12 @@ CUresult cuModuleLoad(CUmodule *module, const char *fname)
 
 static struct CUmod_st *live_module(CUmodule m)
 {
-    return m && m->magic == DRV_MOD_MAGIC ? m : NULL;
+    return drv_handle_known(m) && m->magic == DRV_MOD_MAGIC ? m : NULL;
 }
 
 struct CUfunc_st *drv_func(CUfunction f)
 {
-    return f && f->magic == DRV_FUNC_MAGIC && f->mod->magic == DRV_MOD_MAGIC ? f : NULL;
+    return drv_handle_known(f) && f->magic == DRV_FUNC_MAGIC && f->mod->magic == DRV_MOD_MAGIC ? f : NULL;
 }
 
 /* Waits for the device's work, then frees the module; its function handles stay (dead). */
@@ -193,7 +198,10 @@ CUresult cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name)
         struct CUfunc_st *f = hmod->funcs;
         while (f && f->k != k)
             f = f->next;
-        if (!f && (f = calloc(1, sizeof *f))) {
+        if (!f && (f = calloc(1, sizeof *f)) && !drv_handle_add(f)) {
+            free(f);
+            f = NULL;
+        } else if (f && !f->magic) {
             *f = (struct CUfunc_st){ .magic = DRV_FUNC_MAGIC, .mod = hmod, .k = k, .next = hmod->funcs };
             hmod->funcs = f;
         }
