@@ -243,6 +243,9 @@ CUresult cuCtxCreate_v4(CUcontext *pctx, void *params, unsigned int flags, CUdev
     if (r == CUDA_SUCCESS) {
         c->magic = DRV_CTX_MAGIC;
         c->flags = flags;
+        pthread_mutex_lock(&drv.lock);
+        c->id = drv.next_ctx_id++;
+        pthread_mutex_unlock(&drv.lock);
         r = push(c);
     }
     if (r == CUDA_SUCCESS)
@@ -443,4 +446,90 @@ CUresult cuCtxSetCacheConfig(int config)
     if (r == CUDA_SUCCESS)
         cache_config = config;
     return drv_return(r, "cuCtxSetCacheConfig(%d)", config);
+}
+
+CUresult cuCtxGetId(CUcontext ctx, unsigned long long *ctxId);
+CUresult cuCtxGetId(CUcontext ctx, unsigned long long *ctxId)
+{
+    CUresult r = drv.initialized ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED;
+    if (r == CUDA_SUCCESS && !ctx)
+        ctx = drv_ctx_current();
+    if (r == CUDA_SUCCESS && !drv_ctx_valid(ctx))
+        r = CUDA_ERROR_INVALID_CONTEXT;
+    if (r == CUDA_SUCCESS && !ctxId)
+        r = CUDA_ERROR_INVALID_VALUE;
+    if (r == CUDA_SUCCESS)
+        *ctxId = ctx->id;
+    return drv_return(r, "cuCtxGetId(%p)", (void *)ctx);
+}
+
+CUresult cuCtxSetFlags(unsigned int flags);
+CUresult cuCtxSetFlags(unsigned int flags)
+{
+    CUresult r = drv.initialized ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED;
+    CUcontext c = drv_ctx_current();
+    if (r == CUDA_SUCCESS && !drv_ctx_valid(c))
+        r = CUDA_ERROR_INVALID_CONTEXT;
+    if (r == CUDA_SUCCESS && (flags & ~CU_CTX_FLAGS_MASK))
+        r = CUDA_ERROR_INVALID_VALUE;
+    if (r == CUDA_SUCCESS) {
+        pthread_mutex_lock(&drv.lock);
+        if (c->primary)
+            drv.primary_flags = flags;
+        else
+            c->flags = flags;
+        pthread_mutex_unlock(&drv.lock);
+    }
+    return drv_return(r, "cuCtxSetFlags(%#x)", flags);
+}
+
+/* The device's PCI address, "domain:bus:device.0", from its attributes. */
+static CUresult pci_bus_id(char *out, size_t size)
+{
+    int domain = 0, bus = 0, device = 0;
+    CUresult r = DRV_CALL_RT(cudaDeviceGetAttribute(&domain, cudaDevAttrPciDomainId, 0));
+    if (r == CUDA_SUCCESS)
+        r = DRV_CALL_RT(cudaDeviceGetAttribute(&bus, cudaDevAttrPciBusId, 0));
+    if (r == CUDA_SUCCESS)
+        r = DRV_CALL_RT(cudaDeviceGetAttribute(&device, cudaDevAttrPciDeviceId, 0));
+    if (r == CUDA_SUCCESS)
+        snprintf(out, size, "%08x:%02x:%02x.0", (unsigned)domain, (unsigned)bus, (unsigned)device);
+    return r;
+}
+
+CUresult cuDeviceGetPCIBusId(char *pciBusId, int len, CUdevice dev);
+CUresult cuDeviceGetPCIBusId(char *pciBusId, int len, CUdevice dev)
+{
+    CUresult r = check_device(dev);
+    if (r == CUDA_SUCCESS && (!pciBusId || len <= 0))
+        r = CUDA_ERROR_INVALID_VALUE;
+    if (r == CUDA_SUCCESS)
+        r = pci_bus_id(pciBusId, (size_t)len);
+    return drv_return(r, "cuDeviceGetPCIBusId(%d)", dev);
+}
+
+/* Accepts the id cuDeviceGetPCIBusId gives, in any case, with or without the domain. */
+CUresult cuDeviceGetByPCIBusId(CUdevice *dev, const char *pciBusId);
+CUresult cuDeviceGetByPCIBusId(CUdevice *dev, const char *pciBusId)
+{
+    CUresult r = drv.initialized ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED;
+    if (r == CUDA_SUCCESS && (!dev || !pciBusId))
+        r = CUDA_ERROR_INVALID_VALUE;
+    char own[32];
+    if (r == CUDA_SUCCESS)
+        r = pci_bus_id(own, sizeof own);
+    unsigned d1 = 0, b1 = 0, v1 = 0, d2 = 0, b2 = 0, v2 = 0;
+    if (r == CUDA_SUCCESS) {
+        sscanf(own, "%x:%x:%x", &d1, &b1, &v1);
+        if (sscanf(pciBusId, "%x:%x:%x", &d2, &b2, &v2) != 3) {
+            d2 = 0;
+            if (sscanf(pciBusId, "%x:%x", &b2, &v2) != 2)
+                r = CUDA_ERROR_INVALID_VALUE;
+        }
+    }
+    if (r == CUDA_SUCCESS && (d1 != d2 || b1 != b2 || v1 != v2))
+        r = CUDA_ERROR_INVALID_DEVICE;
+    if (r == CUDA_SUCCESS)
+        *dev = 0;
+    return drv_return(r, "cuDeviceGetByPCIBusId(%s)", pciBusId ? pciBusId : "NULL");
 }

@@ -22,6 +22,7 @@ struct CUctx_st {
     uint32_t magic;
     bool primary;
     unsigned flags;
+    unsigned long long id;      /* cuCtxGetId: unique in the process */
 };
 
 struct CUmod_st {
@@ -48,6 +49,7 @@ struct drv_state {
     struct CUctx_st primary;
     unsigned primary_refs;      /* cuDevicePrimaryCtxRetain minus Release */
     unsigned primary_flags;
+    unsigned long long next_ctx_id;
 };
 extern struct drv_state drv;
 

@@ -16,6 +16,7 @@ PTSZ(cuStreamQuery_ptsz, cuStreamQuery, (CUstream s), (PER_THREAD(s)))
 PTSZ(cuStreamSynchronize_ptsz, cuStreamSynchronize, (CUstream s), (PER_THREAD(s)))
 PTSZ(cuStreamGetFlags_ptsz, cuStreamGetFlags, (CUstream s, unsigned *flags), (PER_THREAD(s), flags))
 PTSZ(cuStreamGetPriority_ptsz, cuStreamGetPriority, (CUstream s, int *priority), (PER_THREAD(s), priority))
+PTSZ(cuStreamGetId_ptsz, cuStreamGetId, (CUstream s, unsigned long long *id), (PER_THREAD(s), id))
 PTSZ(cuStreamWaitEvent_ptsz, cuStreamWaitEvent, (CUstream s, CUevent e, unsigned flags), (PER_THREAD(s), e, flags))
 PTSZ(cuStreamAddCallback_ptsz, cuStreamAddCallback, (CUstream s, CUstreamCallback fn, void *data, unsigned flags),
      (PER_THREAD(s), fn, data, flags))

@@ -11,7 +11,8 @@
 
 struct drv_state drv = {
     .lock = PTHREAD_MUTEX_INITIALIZER,
-    .primary = { .magic = DRV_CTX_MAGIC, .primary = true },
+    .primary = { .magic = DRV_CTX_MAGIC, .primary = true, .id = 1 },
+    .next_ctx_id = 2,
 };
 
 _Thread_local cudaError_t drv_rt_result_;

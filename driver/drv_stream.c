@@ -107,6 +107,10 @@ CUresult cuStreamGetPriority(CUstream hStream, int *priority)
 DRV_STREAM_CALL("cuStreamGetPriority", cudaStreamGetPriority(hStream, priority), (void *)hStream)
 
 /* Flags: CU_EVENT_WAIT_DEFAULT or CU_EVENT_WAIT_EXTERNAL (which matters to graph capture only). */
+CUresult cuStreamGetId(CUstream hStream, unsigned long long *streamId);
+CUresult cuStreamGetId(CUstream hStream, unsigned long long *streamId)
+DRV_STREAM_CALL("cuStreamGetId", cudaStreamGetId(hStream, streamId), (void *)hStream)
+
 CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags);
 CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags)
 {

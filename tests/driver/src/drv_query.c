@@ -1,6 +1,5 @@
-/* drv_query.c -- module and function enumeration, stream contexts, pointer attributes in one
- * call, prefetches and advice on managed memory, peers and cache preferences; every result is
- * checked here, so the program ends with PASS on any device. */
+/* drv_query.c -- enumeration, stream contexts, pointer attributes, managed-memory advice, peers,
+ * cache preferences, ids, flags, the PCI bus id; checked here, so it ends with PASS anywhere. */
 #include <string.h>
 
 #include "drv_check.h"
@@ -47,7 +46,21 @@ int main(int argc, char **argv)
     EXPECT(sc == ctx);
     CK(cuStreamGetCtx(NULL, &sc));
     EXPECT(sc == other);
+    unsigned long long id1 = 0, id2 = 0, sid = 0;
+    CK(cuCtxGetId(ctx, &id1));
+    CK(cuCtxGetId(NULL, &id2));
+    EXPECT(id1 != id2);
+    CK(cuStreamGetId(s, &sid));
+    CK(cuCtxSetFlags(CU_CTX_SCHED_YIELD));
+    unsigned cflags = 0;
+    CK(cuCtxGetFlags(&cflags));
+    EXPECT(cflags == CU_CTX_SCHED_YIELD);
     CK(cuCtxPopCurrent(NULL));
+    char bus[32];
+    CK(cuDeviceGetPCIBusId(bus, sizeof bus, dev));
+    CUdevice same = -1;
+    CK(cuDeviceGetByPCIBusId(&same, bus));
+    EXPECT(same == dev);
 
     CUdeviceptr m;
     CK(cuMemAllocManaged(&m, 4096, CU_MEM_ATTACH_GLOBAL));
