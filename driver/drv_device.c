@@ -19,6 +19,11 @@ CUcontext drv_ctx_current(void)
     return depth ? stack[depth - 1] : NULL;
 }
 
+bool drv_ctx_known(CUcontext c)
+{
+    return c && (c == &drv.primary || drv_handle_known(c)) && (c->magic == DRV_CTX_MAGIC || c->magic == DRV_CTX_DESTROYED);
+}
+
 bool drv_ctx_valid(CUcontext c)
 {
     if (!c || (c != &drv.primary && !drv_handle_known(c)) || c->magic != DRV_CTX_MAGIC)
@@ -255,19 +260,22 @@ CUresult cuCtxCreate_v4(CUcontext *pctx, void *params, unsigned int flags, CUdev
     return drv_return(r, "cuCtxCreate(%#x, %d) -> %p", flags, dev, (void *)c);
 }
 
-/* The context's memory is kept with the DEAD magic: a stale handle is refused. Destroying
- * a context current to this thread pops it; other threads' stacks keep a dead entry. */
+/* The context's memory is kept, marked destroyed: as on the GPU, the handle may still be made
+ * current, and calls then fail with CUDA_ERROR_CONTEXT_IS_DESTROYED. Destroying the context on
+ * top of this thread's stack pops it once; other entries stay. */
 CUresult cuCtxDestroy_v2(CUcontext ctx);
 CUresult cuCtxDestroy_v2(CUcontext ctx)
 {
     CUresult r = drv.initialized ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED;
-    if (r == CUDA_SUCCESS && (!ctx || (ctx != &drv.primary && !drv_handle_known(ctx)) || ctx->magic != DRV_CTX_MAGIC))
+    if (r == CUDA_SUCCESS && !drv_ctx_known(ctx))
         r = CUDA_ERROR_INVALID_VALUE;
+    if (r == CUDA_SUCCESS && ctx->magic == DRV_CTX_DESTROYED)
+        r = CUDA_ERROR_CONTEXT_IS_DESTROYED;
     if (r == CUDA_SUCCESS && ctx->primary)
         r = CUDA_ERROR_INVALID_CONTEXT;
     if (r == CUDA_SUCCESS && (r = drv_enter(false)) == CUDA_SUCCESS) {
         r = drv_check(loom_synchronize(drv_device()));
-        ctx->magic = DRV_DEAD_MAGIC;
+        ctx->magic = DRV_CTX_DESTROYED;
         if (depth && stack[depth - 1] == ctx)
             depth--;
     }
@@ -278,7 +286,7 @@ CUresult cuCtxPushCurrent_v2(CUcontext ctx);
 CUresult cuCtxPushCurrent_v2(CUcontext ctx)
 {
     CUresult r = drv.initialized ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED;
-    if (r == CUDA_SUCCESS && !drv_ctx_valid(ctx))
+    if (r == CUDA_SUCCESS && !(drv_ctx_known(ctx) && (ctx->magic == DRV_CTX_DESTROYED || drv_ctx_valid(ctx))))
         r = ctx ? CUDA_ERROR_INVALID_CONTEXT : CUDA_ERROR_INVALID_VALUE;
     if (r == CUDA_SUCCESS)
         r = push(ctx);
@@ -304,7 +312,7 @@ CUresult cuCtxSetCurrent(CUcontext ctx);
 CUresult cuCtxSetCurrent(CUcontext ctx)
 {
     CUresult r = drv.initialized ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED;
-    if (r == CUDA_SUCCESS && ctx && !drv_ctx_valid(ctx))
+    if (r == CUDA_SUCCESS && ctx && !(drv_ctx_known(ctx) && (ctx->magic == DRV_CTX_DESTROYED || drv_ctx_valid(ctx))))
         r = CUDA_ERROR_INVALID_CONTEXT;
     if (r == CUDA_SUCCESS) {
         if (!ctx) {
@@ -324,8 +332,7 @@ CUresult cuCtxGetCurrent(CUcontext *pctx)
 {
     CUresult r = drv.initialized ? (pctx ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE) : CUDA_ERROR_NOT_INITIALIZED;
     if (r == CUDA_SUCCESS) {
-        CUcontext c = drv_ctx_current();
-        *pctx = c && c->magic == DRV_CTX_MAGIC ? c : NULL;   /* stack entries are known handles */
+        *pctx = drv_ctx_current();  /* destroyed ones too, as on the GPU */
     }
     return drv_return(r, "cuCtxGetCurrent()");
 }

@@ -16,6 +16,7 @@
 #define DRV_MOD_MAGIC 0x4c444d44u     /* "LDMD" */
 #define DRV_FUNC_MAGIC 0x4c444654u    /* "LDFT" */
 #define DRV_DEAD_MAGIC 0x4c444544u    /* "LDED" */
+#define DRV_CTX_DESTROYED 0x4c444378u   /* "LDCx": a destroyed context, which may still be made current */
 
 /* A context. Every context is on the one Loom device; the primary one is static. */
 struct CUctx_st {
@@ -57,6 +58,8 @@ extern struct drv_state drv;
 CUcontext drv_ctx_current(void);
 /* Whether c is a live context (the primary one only while retained). */
 bool drv_ctx_valid(CUcontext c);
+/* Whether c is a context handle at all, live or destroyed. */
+bool drv_ctx_known(CUcontext c);
 
 /* Starts a call: CUDA_ERROR_NOT_INITIALIZED before cuInit, CUDA_ERROR_INVALID_CONTEXT
  * without a valid current context (when need_ctx), then the device is created and held

@@ -204,7 +204,7 @@ CUresult cuLinkComplete(CUlinkState state, void **cubinOut, size_t *sizeOut)
         if (unresolved(s, s->texts[i].text, sym, sizeof sym)) {
             snprintf(err, sizeof err, "%s: undefined reference to '%s'", s->texts[i].name, sym);
             log_error(s, err);
-            r = CUDA_ERROR_INVALID_PTX;
+            r = CUDA_ERROR_INVALID_SOURCE;  /* what an H100's linker returns */
         }
     char *out = NULL;
     size_t len = 0;

@@ -311,6 +311,14 @@ static CUresult launch(CUfunction f, const unsigned grid[3], const unsigned bloc
         };
         enum loom_status s = loom_launch(drv_device(), fn->k, &cfg, args);
         r = s == LOOM_ERR_INVALID_CONFIG ? CUDA_ERROR_INVALID_VALUE : drv_check(s);
+        /* a cooperative grid larger than the device holds at once has a code of its own */
+        unsigned ctas = 0;
+        struct loom_device_props p;
+        loom_device_props(drv_device(), &p);
+        if (s == LOOM_ERR_INVALID_CONFIG && cooperative &&
+            loom_kernel_occupancy(fn->k, block[0] * block[1] * block[2], shared, &ctas) == LOOM_OK && ctas &&
+            (uint64_t)grid[0] * grid[1] * grid[2] > (uint64_t)ctas * (unsigned)p.multiprocessors)
+            r = CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE;
         if (s == LOOM_ERR_INVALID_CONFIG && drv.log)
             drv_log("%s", loom_device_error(drv_device()));
         if (copy)

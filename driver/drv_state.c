@@ -117,8 +117,12 @@ CUresult drv_enter(bool need_ctx)
 {
     if (!drv.initialized)
         return CUDA_ERROR_NOT_INITIALIZED;
-    if (need_ctx && !drv_ctx_valid(drv_ctx_current()))
+    CUcontext c = need_ctx ? drv_ctx_current() : NULL;
+    if (need_ctx && !c)
         return CUDA_ERROR_INVALID_CONTEXT;
+    /* a destroyed context, or the primary one released by every retain, may still be current */
+    if (need_ctx && !drv_ctx_valid(c))
+        return CUDA_ERROR_CONTEXT_IS_DESTROYED;
     return drv_from_cuda(DRV_RT->enter());
 }
 
@@ -217,11 +221,12 @@ CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int cudaVersion, ui
             break;
         }
     }
+    /* a symbol not found, or asked for by too old a version, is a successful query whose
+     * status says so (what an H100's driver returns) */
     int status = fn ? CU_GET_PROC_ADDRESS_SUCCESS : CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
-    CUresult r = fn ? CUDA_SUCCESS : CUDA_ERROR_NOT_FOUND;
+    CUresult r = CUDA_SUCCESS;
     if (fn && cudaVersion < 2000) {
         status = CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT;
-        r = CUDA_ERROR_NOT_FOUND;
         fn = NULL;
     }
     *pfn = fn;

@@ -49,6 +49,13 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0
 
+# filtered FILE: FILE without the sections of the cases in $cases (a line "CASE:" and the
+# indented lines after it) and without the lines that match a pattern in $tmp/skip.
+filtered() {
+    awk -v cases="$cases" '/^[^ ]/ { drop = index(cases, " " substr($0, 1, length($0) - 1) " ") > 0 }
+                           !drop' "$1" | grep -v -E -f "$tmp/skip"
+}
+
 # run_one LABEL NAME EXPECTED ARGS...: runs program NAME under loom exec and compares its
 # stdout with EXPECTED (the lines DIFFERENCES names for NAME aside), or looks for PASS where
 # EXPECTED does not exist.
@@ -59,11 +66,13 @@ run_one() {
     rc=$?
     ok=yes why=
     if [ -f "$expected" ]; then
-        sed -n "s/^$name[ 	][ 	]*\([^ 	]*\).*/\1/p" "$here/DIFFERENCES" > "$tmp/skip"
+        # DIFFERENCES: a pattern drops the lines it matches, @CASE a case's whole section
+        sed -n "s/^$name[ 	][ 	]*\([^@ 	][^ 	]*\).*/\1/p" "$here/DIFFERENCES" > "$tmp/skip"
         [ -s "$tmp/skip" ] || echo '^$never' > "$tmp/skip"
-        grep -v -E -f "$tmp/skip" "$expected" > "$tmp/want"
+        cases=" $(sed -n "s/^$name[ 	][ 	]*@\([^ 	]*\).*/\1/p" "$here/DIFFERENCES" | tr '\n' ' ') "
+        filtered "$expected" > "$tmp/want"
         [ $? -le 1 ] || { echo "FAIL: DIFFERENCES has a bad pattern for $name"; exit 99; }
-        grep -v -E -f "$tmp/skip" "$tmp/out" > "$tmp/got"
+        filtered "$tmp/out" > "$tmp/got"
         diff -u "$tmp/want" "$tmp/got" > "$tmp/diff" || { ok=no; why="stdout differs from $expected"; }
     elif [ "$(tail -n 1 "$tmp/out")" != PASS ]; then
         ok=no why="no PASS line"
