@@ -99,6 +99,12 @@ static const char exec_usage[] =
     "  -q, --quiet      no progress line for kernels that run for      LOOM_QUIET=1\n"
     "                   2 s or more (shown only on a terminal)\n"
     "\n"
+    "compute-sanitizer's options, for scripts written for it (summary on stdout):\n"
+    "  --tool T         memcheck (always on), initcheck or racecheck\n"
+    "  --leak-check full  list device memory never freed, at exit\n"
+    "  --error-exitcode N  exit with N when errors were found\n"
+    "  --print-limit N  list at most N leaks\n"
+    "\n"
     "Ctrl-C stops a running kernel and shows where each warp is (a second Ctrl-C ends\n"
     "the program). LOOM_LOG=1 traces the CUDA calls the program makes.\n"
     "Example:  loom exec --stats ./vector_add 1000000\n";

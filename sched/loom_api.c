@@ -805,6 +805,30 @@ enum loom_status loom_memset(struct loom_device *dev, uint64_t addr, int value, 
     return st;
 }
 
+struct foreach_ctx {
+    void (*fn)(const struct loom_alloc_info *a, void *ctx);
+    void *ctx;
+};
+
+static void foreach_user(const struct mem_alloc *a, void *p)
+{
+    const struct foreach_ctx *c = p;
+    /* registered host memory is inserted with MEM_HOST (mem_register); the host API's own
+     * allocations are MEM_DEVICE, managed ones MEM_MANAGED too */
+    if (!(a->flags & MEM_DEVICE) || (a->flags & (MEM_MODULE | MEM_HEAP | MEM_HOST | MEM_READONLY)) || a->label) return;
+    struct loom_alloc_info info = { .addr = a->base, .size = (size_t)a->size, .id = a->id,
+                                    .managed = (a->flags & MEM_MANAGED) != 0 };
+    c->fn(&info, c->ctx);
+}
+
+void loom_foreach_allocation(struct loom_device *dev, void (*fn)(const struct loom_alloc_info *a, void *ctx),
+                             void *ctx)
+{
+    if (!dev || !fn) return;
+    struct foreach_ctx c = { fn, ctx };
+    mem_foreach(dev->mem, foreach_user, &c);
+}
+
 enum loom_status loom_host_register(struct loom_device *dev, void *p, size_t size)
 {
     uint64_t addr;

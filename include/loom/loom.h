@@ -211,6 +211,17 @@ enum loom_status loom_kernel_occupancy(struct loom_kernel *k, unsigned threads_p
 
 /* Device memory. Addresses are 64-bit device addresses; on Loom they are
  * also valid host addresses, which is how managed memory works. */
+/* A live allocation of the host API (loom_malloc, loom_malloc_managed), for leak reports. */
+struct loom_alloc_info {
+    uint64_t addr;
+    size_t size;
+    unsigned id;                 /* allocation number, as reports give it (#id) */
+    bool managed;                /* loom_malloc_managed */
+};
+/* Calls fn for each live allocation the host API made and did not free, in address order
+ * (not module variables, the in-kernel heap or registered host memory). */
+void loom_foreach_allocation(struct loom_device *dev, void (*fn)(const struct loom_alloc_info *a, void *ctx),
+                             void *ctx);
 enum loom_status loom_malloc(struct loom_device *dev, size_t size, uint64_t *out_addr);
 enum loom_status loom_malloc_managed(struct loom_device *dev, size_t size, uint64_t *out_addr);
 enum loom_status loom_free(struct loom_device *dev, uint64_t addr);
