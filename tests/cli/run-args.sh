@@ -215,6 +215,18 @@ count=$((count + 1))
 "$LOOM" run types.ptx --kernel twice_half --grid 1 --block 4 "inout:f16:4=iota>$tmp/h.bin" >/dev/null 2>"$tmp/err" &&
     [ "$(od -An -tx2 "$tmp/h.bin" | tr -d ' \n')" = 0000400044004600 ] || fail "f16 iota buffer: $(od -An -tx2 "$tmp/h.bin")"
 
+# A numba kernel (numba_axpy.py): each array is seven parameters, meminfo, parent, nitems,
+# itemsize, data, shape and strides; out = a * x + y.
+count=$((count + 1))
+N="ptr:null ptr:null s64:32 s64:4"
+if "$LOOM" run numba_axpy.ptx --grid 1 --block 32 $N "out:f32:32>$tmp/n.bin" s64:32 s64:4 f32:2 \
+        $N in:f32:32=iota s64:32 s64:4 $N in:f32:32=fill:1 s64:32 s64:4 >"$tmp/out" 2>"$tmp/err"; then
+    python3 -c "import struct, sys; d = struct.unpack('32f', open(sys.argv[1], 'rb').read())
+sys.exit(d != tuple(2.0 * i + 1 for i in range(32)))" "$tmp/n.bin" || fail "numba axpy: wrong results"
+else
+    fail "numba axpy: exit status $?: $(cat "$tmp/err")"
+fi
+
 # The shapes that .reqntid and .maxntid allow.
 count=$((count + 1))
 "$LOOM" run bounds.ptx --kernel req --grid 2 --block 64,2 >"$tmp/out" 2>"$tmp/err" ||
