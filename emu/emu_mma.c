@@ -5,23 +5,18 @@
 
 #include <stdlib.h>
 
-#include "loom/loom.h"
-
 /* ---- Decoded operands -------------------------------------------------------------
  * A tensor-core instruction names up to 34 registers: their rows live in an aux block
  * owned by the program. Fragment registers are r32 rows (r64 for .f64). */
-enum mma_kind { MMA_SYNC, MMA_WMMA_LOAD, MMA_WMMA_STORE, MMA_WMMA_MMA };
-
 struct mma_aux {
-    uint8_t kind;              /* enum mma_kind */
     uint16_t m, n, k;          /* shape */
     uint8_t fa, fb, fc, fd;    /* enum emu_mma_fmt of A, B, C and D */
     uint8_t na, nb, nc, nd;    /* registers of each fragment */
     uint8_t satfinite;         /* integer forms: clamp the s32 result */
     uint8_t chunk;             /* floating point: k elements per fused dot product (the rest chained) */
     uint8_t bxor;              /* b1 forms: xor.popc (else and.popc) */
-    uint8_t acol, bcol;        /* wmma: A (B) stored column-major (else row-major) */
-    uint8_t which;             /* wmma.load/store: 0 a, 1 b, 2 c, 3 d; store: column-major memory */
+    uint8_t acol, bcol;        /* wmma: A (B) column-major in memory (else row-major) */
+    uint8_t which;             /* wmma.load/store: the fragment, 0 a, 1 b, 2 c or d */
     uint8_t mcol;              /* wmma.load.c / store.d: memory column-major */
     uint16_t stride;           /* wmma.load/store: r32 row of the stride (elements) */
     uint16_t a[16], b[16], c[8], d[8];
@@ -532,7 +527,7 @@ static enum emu_sel sel_mma(struct emu_decoder *dc, const struct ptx_instr *pi, 
 {
     if (has_mod(pi, PTX_MOD_SP) || has_mod(pi, PTX_MOD_SP_ORDERED_METADATA))
         return emu_dec_unsupported(dc, "sparse mma.sp is not supported yet");
-    struct mma_aux x = {.kind = MMA_SYNC};
+    struct mma_aux x = {0};
     enum emu_mma_fmt f[4];
     if (!pick_shape(pi, &x) || x.n != 8)
         return emu_dec_unsupported(dc, "this mma shape is not supported yet");
@@ -614,7 +609,6 @@ static enum emu_sel sel_wmma(struct emu_decoder *dc, const struct ptx_instr *pi,
     if (mma) {
         if (nl != 2 || pi->nops != 4 || (pi->ntypes != 2 && pi->ntypes != 4))
             return emu_dec_unsupported(dc, "wmma.mma needs two layouts, types and d, a, b, c");
-        x.kind = MMA_WMMA_MMA;
         x.acol = (uint8_t)lay[0];
         x.bcol = (uint8_t)lay[1];
         x.satfinite = (pi->flags & PTX_IF_SATFINITE) != 0;
@@ -657,7 +651,6 @@ static enum emu_sel sel_wmma(struct emu_decoder *dc, const struct ptx_instr *pi,
     x.fc = x.fd = which >= 2 ? t : (t == EMU_MMA_F64 ? EMU_MMA_F64 : t == EMU_MMA_S8 || t == EMU_MMA_U8 ? EMU_MMA_S32 : EMU_MMA_F32);
     if (!wmma_form(&x))
         return emu_dec_unsupported(dc, "this wmma shape/type combination is not supported yet");
-    x.kind = store ? MMA_WMMA_STORE : MMA_WMMA_LOAD;
     x.which = (uint8_t)(which == 3 ? 2 : which);
     if (which == 0) x.acol = (uint8_t)lay[0];
     else if (which == 1) x.bcol = (uint8_t)lay[0];
