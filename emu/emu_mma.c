@@ -267,6 +267,67 @@ static int emu_mma_sync(struct emu_warp *w, const struct emu_inst *in, emu_mask 
     return mma_run(w, in, m, false);
 }
 
+/* ---- mma.sync.m8n8k4 .f16: four quad pairs -------------------------------------------
+ * PTX ISA, "Matrix Fragments for mma.m8n8k4 with .f16 floating point type": the lanes
+ * 4 q .. 4 q + 3 and 4 q + 16 .. 4 q + 19 (quad pair q) compute an 8x8x4 product of
+ * their own. With t = lane % 4 + 4 (lane >= 16), the thread's index in its pair, and v
+ * its element (two per register): A .row holds (t, v), A .col (4 (t / 4) + v, t % 4);
+ * B .col holds (v, t), B .row (t % 4, 4 (t / 4) + v); an f16 accumulator (t, v); an f32
+ * accumulator register v (t % 2 + 4 (t / 4) + 2 (v / 2 % 2), v % 2 + 2 (t / 2 % 2) + 4 (v / 4)). */
+static void qp_c(bool f32, unsigned t, unsigned v, unsigned *row, unsigned *col)
+{
+    if (!f32) {
+        *row = t; *col = v;
+        return;
+    }
+    *row = (t & 1) + 4 * (t >> 2) + 2 * ((v >> 1) & 1);
+    *col = (v & 1) + 2 * ((t >> 1) & 1) + 4 * (v >> 2);
+}
+
+static int emu_mma_qp(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
+{
+    const struct mma_aux *x = in->aux;
+    bool f32 = x->fc == EMU_MMA_F32;
+    uint32_t a[4][8][4], b[4][8][4], c[4][8][8], d[4][8][8];   /* per pair: A rows, B columns, C, D */
+    uint32_t out[8][EMU_WARP_SIZE];
+    for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
+        unsigned q = (l >> 2) & 3, t = (l & 3) + 4 * (l >> 4);
+        for (unsigned v = 0; v < 4; v++) {
+            uint32_t av = w->r32[x->a[v / 2]][l] >> (16 * (v & 1)) & 0xffff;
+            uint32_t bv = w->r32[x->b[v / 2]][l] >> (16 * (v & 1)) & 0xffff;
+            if (x->acol) a[q][4 * (t >> 2) + v][t & 3] = av;
+            else a[q][t][v] = av;
+            if (x->bcol) b[q][t][v] = bv;
+            else b[q][4 * (t >> 2) + v][t & 3] = bv;
+        }
+        for (unsigned v = 0; v < 8; v++) {
+            unsigned row, col;
+            qp_c(f32, t, v, &row, &col);
+            c[q][row][col] = f32 ? w->r32[x->c[v]][l] : w->r32[x->c[v / 2]][l] >> (16 * (v & 1)) & 0xffff;
+        }
+    }
+    for (unsigned q = 0; q < 4; q++)
+        for (unsigned i = 0; i < 8; i++)
+            for (unsigned j = 0; j < 8; j++)
+                d[q][i][j] = emu_mma_dot_qp((enum emu_mma_fmt)x->fc, a[q][i], b[q][j], c[q][i][j]);
+    memset(out, 0, sizeof out);
+    for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
+        unsigned q = (l >> 2) & 3, t = (l & 3) + 4 * (l >> 4);
+        for (unsigned v = 0; v < 8; v++) {
+            unsigned row, col;
+            qp_c(f32, t, v, &row, &col);
+            if (f32) out[v][l] = d[q][row][col];
+            else out[v / 2][l] |= d[q][row][col] << (16 * (v & 1));
+        }
+    }
+    for (unsigned r = 0; r < x->nd; r++)
+        EMU_LANES(l) {
+            if (EMU_ON(m, l))
+                w->r32[x->d[r]][l] = out[r][l];
+        }
+    return EMU_CONTINUE;
+}
+
 static int emu_wmma_mma(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
 {
     return mma_run(w, in, m, true);
@@ -485,7 +546,8 @@ static struct mma_aux *new_aux(struct emu_decoder *dc, struct emu_inst *out)
     return x;
 }
 
-/* The shapes mma.sync supports: m16n8kK for every K its types allow, m8n8k4 for f64. */
+/* The shapes of mma.sync (m16n8kK for every K its types allow, m8n8k4 for f64 and f16) and
+ * of wmma (m16n16k16, m16n16k8). */
 static const enum ptx_mod shape_mods[] = {
     PTX_MOD_M16N8K4, PTX_MOD_M16N8K8, PTX_MOD_M16N8K16, PTX_MOD_M16N8K32, PTX_MOD_M16N8K64,
     PTX_MOD_M16N8K128, PTX_MOD_M16N8K256, PTX_MOD_M8N8K4, PTX_MOD_M16N16K16, PTX_MOD_M16N16K8,
@@ -511,7 +573,7 @@ static bool sync_form_ok(const struct mma_aux *x)
 {
     enum emu_mma_fmt a = (enum emu_mma_fmt)x->fa;
     if (x->m == 8)
-        return a == EMU_MMA_F64 && x->k == 4;
+        return (a == EMU_MMA_F64 || a == EMU_MMA_F16) && x->k == 4;
     switch (a) {
     case EMU_MMA_F16: case EMU_MMA_BF16: return x->k == 8 || x->k == 16;
     case EMU_MMA_TF32: return x->k == 4 || x->k == 8;
@@ -522,7 +584,8 @@ static bool sync_form_ok(const struct mma_aux *x)
     }
 }
 
-/* mma.sync.aligned.shape.row.col{.satfinite}.dtype.atype.btype.ctype{.op.popc} d, a, b, c */
+/* mma.sync.aligned.shape.row.col{.satfinite}.dtype.atype.btype.ctype{.op.popc} d, a, b, c
+ * (m8n8k4 .f16: .alayout.blayout of .row/.col each) */
 static enum emu_sel sel_mma(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out)
 {
     if (has_mod(pi, PTX_MOD_SP) || has_mod(pi, PTX_MOD_SP_ORDERED_METADATA))
@@ -540,8 +603,11 @@ static enum emu_sel sel_mma(struct emu_decoder *dc, const struct ptx_instr *pi, 
     if (!sync_form_ok(&x) || x.fc != x.fd || (x.fa == EMU_MMA_F64) != (x.fc == EMU_MMA_F64))
         return emu_dec_unsupported(dc, "this mma shape/type combination is not supported yet");
     int lay[2], nl = layouts(pi, lay);
-    if (nl != 2 || lay[0] || !lay[1])
-        return emu_dec_unsupported(dc, "mma needs .row.col (the m8n8k4 .f16 layouts are not supported yet)");
+    bool qp = x.m == 8 && x.fa == EMU_MMA_F16;   /* m8n8k4 .f16: any layouts */
+    if (nl != 2 || (!qp && (lay[0] || !lay[1])))
+        return emu_dec_unsupported(dc, "mma needs .row.col");
+    x.acol = (uint8_t)lay[0];
+    x.bcol = (uint8_t)lay[1];
     x.satfinite = (pi->flags & PTX_IF_SATFINITE) != 0;
     x.bxor = has_mod(pi, PTX_MOD_XOR);
     if (x.fa == EMU_MMA_B1 && (!has_mod(pi, PTX_MOD_POPC) || (!x.bxor && !has_mod(pi, PTX_MOD_AND))))
@@ -550,6 +616,10 @@ static enum emu_sel sel_mma(struct emu_decoder *dc, const struct ptx_instr *pi, 
     x.na = (uint8_t)frag_regs(x.m, x.k, (enum emu_mma_fmt)x.fa);
     x.nb = (uint8_t)frag_regs(x.k, x.n, (enum emu_mma_fmt)x.fb);
     x.nc = x.nd = (uint8_t)(wide ? 2 : x.fc == EMU_MMA_F16 ? 2 : 4);
+    if (qp) {
+        x.na = x.nb = 2;
+        x.nc = x.nd = x.fc == EMU_MMA_F16 ? 4 : 8;
+    }
     if (pi->nops != 4)
         return emu_dec_unsupported(dc, "mma takes d, a, b, c");
     struct mma_aux *px = new_aux(dc, out);
@@ -560,7 +630,7 @@ static enum emu_sel sel_mma(struct emu_decoder *dc, const struct ptx_instr *pi, 
         !vec_rows(dc, &pi->ops[3], x.nc, wide, false, px->c) || !vec_rows(dc, &pi->ops[0], x.nd, wide, true, px->d))
         return emu_dec_unsupported(dc, "mma operands do not match the shape and types");
     px->chunk = (uint8_t)x.k;
-    out->fn = emu_mma_sync;
+    out->fn = qp ? emu_mma_qp : emu_mma_sync;
     return EMU_SEL_OK;
 }
 

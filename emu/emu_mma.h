@@ -19,6 +19,9 @@ enum emu_mma_fmt {
  * EMU_MMA_F16), as the H100's tensor cores compute it (docs/INTERNALS.md, "Tensor cores"). */
 uint32_t emu_mma_dot(enum emu_mma_fmt ab, enum emu_mma_fmt cd, unsigned n, const uint32_t *a, const uint32_t *b,
                      uint32_t c);
+/* d = c + sum of the 4 products of f16 elements of mma.m8n8k4 .f16, with c and d in
+ * format cd (EMU_MMA_F32 or EMU_MMA_F16): f32 fmas in k order (emu_mma_arith.c). */
+uint32_t emu_mma_dot_qp(enum emu_mma_fmt cd, const uint32_t *a, const uint32_t *b, uint32_t c);
 /* d = c + sum of n products of f64 elements (mma .f64): fused multiply-adds in k order. */
 uint64_t emu_mma_dot_f64(unsigned n, const uint64_t *a, const uint64_t *b, uint64_t c);
 

@@ -161,6 +161,50 @@ uint32_t emu_mma_dot(enum emu_mma_fmt ab, enum emu_mma_fmt cd, unsigned n, const
     return fused_sum(t, n + 1, cd, cd == EMU_MMA_F16);
 }
 
+/* The value of an f16, f32 or tf32 element, exactly, as a float (NaN payloads aside). */
+static float num_float(enum emu_mma_fmt f, uint32_t bits)
+{
+    struct num x = num_decode(f, bits);
+    float v = x.kind == NUM_NAN ? NAN : x.kind == NUM_INF ? INFINITY : ldexpf((float)x.m, x.e);
+    return x.neg ? -v : v;
+}
+
+/* f32 bits of v; NaN as the canonical 0x7fffffff that the GPU's f32 units give. */
+static uint32_t float_bits(float v)
+{
+    uint32_t r;
+    memcpy(&r, &v, 4);
+    return v != v ? 0x7fffffffu : r;
+}
+
+/* f16 bits of v rounded to nearest even (NaN canonical). */
+static uint32_t float_to_f16(float v)
+{
+    uint32_t u = float_bits(v);
+    if (u == 0x7fffffffu)
+        return 0x7fff;
+    struct num x = num_decode(EMU_MMA_F32, u);
+    if (x.kind == NUM_INF || x.kind == NUM_ZERO)
+        return (uint32_t)x.neg << 15 | (x.kind == NUM_INF ? 0x7c00u : 0);
+    uint32_t r = num_round(x.neg, x.m, x.e, EMU_MMA_F16, true);
+    return r ? r : (uint32_t)x.neg << 15;
+}
+
+/* mma.m8n8k4 .f16 on the H100 (sm_70's quad-pair form, which it has no tensor-core
+ * instruction for) is four f32 fmas in k order (the f16 products are exact in f32). An
+ * f32 accumulator is added last: t = fma(a0, b0, +0) ... fma(a3, b3, t), d = t + c; an
+ * f16 one starts the chain, t = fma(a0, b0, c) ..., and d is t rounded to nearest f16. */
+uint32_t emu_mma_dot_qp(enum emu_mma_fmt cd, const uint32_t *a, const uint32_t *b, uint32_t c)
+{
+    bool half = cd == EMU_MMA_F16;
+    float t = half ? num_float(cd, c) : 0.0f;
+    for (unsigned i = 0; i < 4; i++)
+        t = fmaf(num_float(EMU_MMA_F16, a[i]), num_float(EMU_MMA_F16, b[i]), t);
+    if (!half)
+        t = t + num_float(cd, c);
+    return half ? float_to_f16(t) : float_bits(t);
+}
+
 /* The NaN an f64 fma a b + c gives when its result is NaN: the first NaN among b, c
  * and a (quieted), else the default NaN -- as fma.rn.f64 does (emu_float.c). */
 static uint64_t nan_pick(uint64_t r, const uint64_t *ops)

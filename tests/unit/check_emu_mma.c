@@ -19,13 +19,20 @@
 
 Suite *emu_mma_suite(void);
 
-static struct edge_file mma_rows, triton_rows;
+static struct edge_file mma_rows, m8n8k4_rows, triton_rows;
 
 /* Runs one kernel of runs.txt and compares every output with expected/ bit for bit: the
  * accumulation's rounding of every shape and type, the fragment layouts, ldmatrix and co. */
 START_TEST(test_edge_kernel)
 {
     edge_run_row(&mma_rows, _i);
+}
+END_TEST
+
+/* mma.m8n8k4 .f16: four quad pairs, f32 fmas rather than the tensor-core sum. */
+START_TEST(test_m8n8k4_kernel)
+{
+    edge_run_row(&m8n8k4_rows, _i);
 }
 END_TEST
 
@@ -40,17 +47,17 @@ END_TEST
 START_TEST(test_some_recorded)
 {
     edge_assert_recorded(&mma_rows);
+    edge_assert_recorded(&m8n8k4_rows);
     edge_assert_recorded(&triton_rows);
 }
 END_TEST
 
 /* Kernels recorded on the H100 whose instructions Loom does not have yet are refused at
- * load time, naming the instruction. When one loads, its rows (m8n8k4/runs.txt,
- * triton/pipe/runs.txt) belong in the edge suites above. */
+ * load time, naming the instruction. When one loads, its rows (triton/pipe/runs.txt)
+ * belong in the edge suites above. */
 START_TEST(test_pending_refused)
 {
     static const struct { const char *ptx, *name; } cases[] = {
-        { MMA_DIR "/m8n8k4/mma_m8n8k4.ptx", "mma.sync.aligned.m8n8k4" },
         { MMA_DIR "/triton/pipe/tl_dot_pipe.ptx", "cp.async" },
     };
     struct loom_device *dev;
@@ -114,11 +121,13 @@ Suite *emu_mma_suite(void)
 {
     Suite *s = suite_create("emu_mma");
     edge_load(MMA_DIR, &mma_rows);
+    edge_load(MMA_DIR "/m8n8k4", &m8n8k4_rows);
     edge_load(MMA_DIR "/triton", &triton_rows);
     TCase *tc = tcase_create("edge");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_some_recorded);
     tcase_add_loop_test(tc, test_edge_kernel, 0, edge_loop_count(&mma_rows));
+    tcase_add_loop_test(tc, test_m8n8k4_kernel, 0, edge_loop_count(&m8n8k4_rows));
     tcase_add_loop_test(tc, test_triton_kernel, 0, edge_loop_count(&triton_rows));
     suite_add_tcase(s, tc);
     TCase *sel = tcase_create("selection");

@@ -79,7 +79,7 @@ extern "C" __global__ void mma_{name}(uint32_t *out, uint32_t ntiles)
 """
 
 
-# m8n8k4 .f16 (Volta's quad-pair form) in a module of its own: Loom refuses it
+# m8n8k4 .f16 (Volta's quad-pair form) in a module of its own, m8n8k4/
 for name, ops in (("mma_ops.cuh", [o for o in OPS if "m8k4" not in o[0]]), ("mma_m8n8k4.cuh", [o for o in OPS if "m8k4" in o[0]])):
     with open(name, "w") as f:
         f.write("// %s -- written by gen.py: one kernel per mma.sync shape/type (see gen.py).\n" % name)
