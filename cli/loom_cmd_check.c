@@ -71,6 +71,7 @@ static void loom_print_regs(const struct ptx_func *f)
         if (f->reg_count[t])
             printf(" %s %u", ptx_type_name((enum ptx_type)t), f->reg_count[t]);
     printf("\n");
+    printf("  registers per thread (estimated as ptxas would allocate): %u\n", f->est_regs);
 }
 
 static uint32_t loom_succ(const struct ptx_block *b, uint32_t i)
