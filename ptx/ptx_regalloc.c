@@ -272,7 +272,8 @@ uint32_t ptx_barriers_used(const struct ptx_func *fn)
         if ((pi->op != PTX_OP_BAR && pi->op != PTX_OP_BARRIER) || pi->nops == 0 || pi->subop == PTX_MOD_WARP
             || pi->scope == PTX_MOD_CLUSTER)
             continue;
-        const struct ptx_operand *id = &pi->ops[0];
+        /* bar.red writes its result first: the barrier comes second */
+        const struct ptx_operand *id = &pi->ops[pi->subop == PTX_MOD_RED && pi->nops > 1 ? 1 : 0];
         uint32_t need = id->kind == PTX_OPND_IMM_INT && id->ival >= 0 && id->ival < 16 ? (uint32_t)id->ival + 1 : 16;
         if (need > n) n = need;
     }

@@ -21,7 +21,7 @@ static struct sched_occupancy occupancy(const char *name, unsigned threads, unsi
                                         size_t shared)
 {
     struct sched_occupancy o;
-    ck_assert_int_eq(sched_occupancy(preset(name), threads, regs, shared, &o), LOOM_OK);
+    ck_assert_int_eq(sched_occupancy(preset(name), threads, regs, shared, 0, &o), LOOM_OK);
     return o;
 }
 
@@ -249,8 +249,8 @@ END_TEST
 START_TEST(test_invalid)
 {
     struct sched_occupancy o;
-    ck_assert_int_eq(sched_occupancy(sched_preset_default(), 0, 32, 0, &o), LOOM_ERR_INVALID_VALUE);
-    ck_assert_int_eq(sched_occupancy(NULL, 32, 32, 0, &o), LOOM_ERR_INVALID_VALUE);
+    ck_assert_int_eq(sched_occupancy(sched_preset_default(), 0, 32, 0, 0, &o), LOOM_ERR_INVALID_VALUE);
+    ck_assert_int_eq(sched_occupancy(NULL, 32, 32, 0, 0, &o), LOOM_ERR_INVALID_VALUE);
     o = occupancy("h100", 1025, 16, 0);
     ck_assert_uint_eq(o.ctas_per_sm, 0);
     ck_assert_int_eq(o.limit, SCHED_LIMIT_BLOCK_SIZE);
