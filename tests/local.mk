@@ -67,6 +67,7 @@ EXTRA_DIST += tests/simt
 # ptx/ptx_regalloc.c, sched/sched_preset.c: the register estimate and the occupancy rules against
 # an H100's answers for every kernel of the repository (tests/occupancy/h100.txt), and ptxas's
 # register counts recomputed when ptxas is installed
+tests_unit_check_loom_SOURCES += tests/unit/check_ptx_regalloc.c
 check_PROGRAMS += tests/occupancy/occ_compare
 tests_occupancy_occ_compare_SOURCES = tests/occupancy/occ_compare.c
 tests_occupancy_occ_compare_LDADD = libloom.la libloomemu.la libloommem.la libloomptx.la $(HWLOC_LIBS) $(FFI_LIBS) -lm
