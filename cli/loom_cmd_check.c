@@ -221,7 +221,8 @@ int loom_cmd_check(int argc, char **argv)
         } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             printf("usage: loom check [--verbose] FILE.ptx...\n"
                    "Parses and checks PTX files; prints file:line:col diagnostics.\n"
-                   "  --verbose  per kernel and function: parameters, registers by width,\n"
+                   "  --verbose  per kernel and function: parameters, registers by width and\n"
+                   "             per thread as ptxas would allocate them (an estimate),\n"
                    "             shared/local bytes, basic blocks, reconvergence points, and\n"
                    "             (kernels) which branches may diverge and which registers are\n"
                    "             warp-uniform\n"
