@@ -23,6 +23,8 @@
 
 #include "ptx/ptx_ir.h"
 
+#define PTX_ABI_CALL_REGS 24u   /* the least a function making ABI calls gets */
+
 #define SET_HAS(s, r) (((s)[(r) >> 6] >> ((r) & 63)) & 1u)
 #define SET_ADD(s, r) ((s)[(r) >> 6] |= (uint64_t)1 << ((r) & 63))
 #define SET_DEL(s, r) ((s)[(r) >> 6] &= ~((uint64_t)1 << ((r) & 63)))
@@ -218,11 +220,19 @@ static uint32_t reg_cap(const struct ptx_func *fn)
 }
 
 /* Whether fn calls a function (ptxas then follows the ABI: values live across a call
- * are kept in callee-saved registers). */
-static bool has_calls(const struct ptx_func *fn)
+ * are kept in callee-saved registers). With abi_only, only the calls ptxas cannot inline:
+ * through a pointer, to a function defined elsewhere (vprintf, malloc ...), or to one that
+ * calls in turn (recursion among others). */
+static bool has_calls(const struct ptx_func *fn, bool abi_only)
 {
-    for (uint32_t i = 0; i < fn->ninstrs; i++)
-        if (fn->instrs[i].op == PTX_OP_CALL) return true;
+    for (uint32_t i = 0; i < fn->ninstrs; i++) {
+        const struct ptx_instr *pi = &fn->instrs[i];
+        if (pi->op != PTX_OP_CALL) continue;
+        if (!abi_only) return true;
+        const struct ptx_symbol *callee = pi->nops > 1 && pi->ops[1].kind == PTX_OPND_SYM ? pi->ops[1].sym : NULL;
+        const struct ptx_func *cf = callee ? callee->func : NULL;
+        if (!cf || cf->is_decl || (cf != fn && has_calls(cf, false)) || cf == fn) return true;
+    }
     return false;
 }
 
@@ -250,7 +260,9 @@ uint32_t ptx_reg_pressure(const struct ptx_func *fn, bool debug)
 }
 
 /* From the pressure to what ptxas reports (fitted over the corpus, tests/occupancy/):
- * optimised code takes 2 more (ptxas's reserved registers) and at least 8; debug code
+ * optimised code takes 2 more (ptxas's reserved registers) and at least 8, 24 when it
+ * makes ABI calls (to vprintf, malloc, a recursive function ...: the callee-saved
+ * registers and the argument registers are reserved); debug code
  * (.target ..., debug: nvcc -G, which ptxas compiles without optimisation) adds its
  * temporaries, the stack pointer and the global-memory descriptor, about 10, and with
  * ABI calls about twice the pressure plus 8. Then the caps. */
@@ -258,8 +270,9 @@ uint32_t ptx_estimate_regs(const struct ptx_func *fn, bool debug)
 {
     if (fn->is_decl || !fn->nblocks || !fn->blocks) return 0;
     uint32_t p = ptx_reg_pressure(fn, debug);
-    uint32_t regs = !debug ? p + 2 : has_calls(fn) ? 2 * p + 8 : p + 10;
-    if (regs < PTX_MIN_REGS) regs = PTX_MIN_REGS;
+    uint32_t regs = !debug ? p + 2 : has_calls(fn, false) ? 2 * p + 8 : p + 10;
+    uint32_t least = !debug && has_calls(fn, true) ? PTX_ABI_CALL_REGS : PTX_MIN_REGS;
+    if (regs < least) regs = least;
     uint32_t cap = reg_cap(fn);
     return regs < cap ? regs : cap;
 }
