@@ -160,9 +160,56 @@ static void live_out(const struct ra *ra, const struct ptx_block *blk, const uin
     }
 }
 
+/* The registers one instruction names (after aliasing), each once; was[k]: whether
+ * reg[k] lives after the instruction. Grown as needed. */
+struct touched {
+    uint32_t *reg;
+    bool *was;
+    uint32_t n, cap;
+};
+
+static bool touch_reg(struct touched *t, uint32_t r, uint64_t *seen)
+{
+    if (SET_HAS(seen, r)) return true;
+    if (t->n == t->cap) {
+        uint32_t cap = t->cap ? 2 * t->cap : 16;
+        uint32_t *reg = realloc(t->reg, cap * sizeof *reg);
+        if (reg) t->reg = reg;
+        bool *was = reg ? realloc(t->was, cap * sizeof *was) : NULL;
+        if (was) t->was = was;
+        if (!reg || !was) return false;
+        t->cap = cap;
+    }
+    SET_ADD(seen, r);
+    t->reg[t->n++] = r;
+    return true;
+}
+
+static bool touch_operand(const struct ra *ra, const struct ptx_operand *op, struct touched *t, uint64_t *seen)
+{
+    if ((op->kind == PTX_OPND_REG || op->kind == PTX_OPND_ADDR) && op->reg >= 0
+        && !touch_reg(t, (uint32_t)ra->alias[op->reg], seen))
+        return false;
+    if (op->kind == PTX_OPND_VEC || op->kind == PTX_OPND_LIST || op->kind == PTX_OPND_ADDR)
+        for (uint32_t e = 0; e < op->nelems; e++)
+            if (!touch_operand(ra, &op->elems[e], t, seen)) return false;
+    return true;
+}
+
+/* Collects the registers pi names into t; seen (all clear) is cleared again. False when
+ * memory runs out. */
+static bool touch_instr(const struct ra *ra, const struct ptx_instr *pi, struct touched *t, uint64_t *seen)
+{
+    bool ok = pi->guard_reg < 0 || touch_reg(t, (uint32_t)pi->guard_reg, seen);
+    for (unsigned k = 0; ok && k < pi->nops; k++) ok = touch_operand(ra, &pi->ops[k], t, seen);
+    for (uint32_t k = 0; k < t->n; k++) SET_DEL(seen, t->reg[k]);
+    return ok;
+}
+
 /* The most 32-bit registers live at one point of the function: the live-in sets of the
  * blocks to a fixed point (last block first), then one backward walk per block; at each
- * instruction what lives after it plus what it writes, and what lives before it. */
+ * instruction what lives after it plus what it writes, and what lives before it, the
+ * cost kept up to date from the registers the instruction names. */
 static uint32_t max_pressure(struct ra *ra)
 {
     const struct ptx_func *fn = ra->fn;
@@ -184,20 +231,38 @@ static uint32_t max_pressure(struct ra *ra)
             }
         }
     }
+    struct touched t = { NULL, NULL, 0, 0 };
     for (uint32_t b = 0; in && live && after && b < fn->nblocks; b++) {
         const struct ptx_block *blk = &fn->blocks[b];
         live_out(ra, blk, in, live);
+        uint32_t cost = set_cost(ra, live);
+        if (cost > most) most = cost;
         for (uint32_t i = blk->last + 1; i-- > blk->first;) {
             const struct ptx_instr *pi = &fn->instrs[i];
-            memcpy(after, live, nw * sizeof *live);
-            if (writes_first(pi)) set_operand(ra, &pi->ops[0], after, true);
-            uint32_t c = set_cost(ra, after);
-            if (c > most) most = c;
+            /* what pi names, each once (after, all clear, marks them for a moment) */
+            t.n = 0;
+            if (!touch_instr(ra, pi, &t, after)) { most = UINT32_MAX; break; }
+            uint32_t with_defs = cost;
+            if (writes_first(pi)) {
+                set_operand(ra, &pi->ops[0], after, true);
+                for (uint32_t k = 0; k < t.n; k++)
+                    if (SET_HAS(after, t.reg[k]) && !SET_HAS(live, t.reg[k])) with_defs += ra->units[t.reg[k]];
+                set_operand(ra, &pi->ops[0], after, false);
+            }
+            if (with_defs > most) most = with_defs;
+            for (uint32_t k = 0; k < t.n; k++) t.was[k] = SET_HAS(live, t.reg[k]);
             step_back(ra, pi, live);
-            c = set_cost(ra, live);
-            if (c > most) most = c;
+            for (uint32_t k = 0; k < t.n; k++) {
+                bool now = SET_HAS(live, t.reg[k]);
+                if (now && !t.was[k]) cost += ra->units[t.reg[k]];
+                else if (!now && t.was[k]) cost -= ra->units[t.reg[k]];
+            }
+            if (cost > most) most = cost;
         }
     }
+    free(t.reg);
+    free(t.was);
+    if (most == UINT32_MAX) most = 0;
     free(in); free(live); free(after);
     return most;
 }
