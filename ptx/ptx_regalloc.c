@@ -10,14 +10,21 @@
  *    live across the back edge; a guarded write does not end the old value's life;
  *  - widths: a 64-bit value takes an aligned pair of 32-bit registers, 128 bits four,
  *    8- and 16-bit values one; predicates live in the P registers and cost nothing;
- *  - values ptxas keeps out of the vector registers cost nothing: a kernel's parameters
- *    (read from the constant bank where used), immediates, and warp-uniform values
- *    (ptx_uniform.c), which sm_75 and later hold in the uniform registers;
+ *  - values ptxas keeps out of the vector registers cost nothing: warp-uniform values
+ *    (ptx_uniform.c: a kernel's parameters, constants, what is computed from %ctaid ...),
+ *    which sm_75 and later hold in the uniform registers; so do values computed in one
+ *    cheap instruction from one register, which ptxas folds into addresses or recomputes
+ *    where used (fold_values): their source lives to their uses instead;
  *  - the pressure is the most 32-bit registers live at one point; ptxas adds the fixed
- *    registers of its ABI and rounds as it reports (measured: see ptx_estimate_regs);
+ *    registers of its ABI as it reports (measured: see ptx_estimate_regs); debug code
+ *    (nvcc -G), which ptxas does not optimise, keeps every value and has overheads of
+ *    its own;
  *  - .maxnreg caps the count, and so do .maxntid/.reqntid with .minnctapersm (ptxas
  *    keeps that many CTAs of that many threads within the register file), and 255.
- * Measured against `ptxas -arch=sm_90 -v` over the repository's PTX (tests/occupancy/). */
+ * Measured against `ptxas -arch=sm_90 -v` and an H100 over the repository's PTX
+ * (tests/occupancy/, docs/INTERNALS.md "Registers and occupancy"). ptxas's scheduler,
+ * which spends registers on independent work (up to 32 freely, sometimes 40 to 64), is
+ * not modelled: optimised kernels are mostly underestimated, harmlessly below 32. */
 #include <stdlib.h>
 #include <string.h>
 
