@@ -216,9 +216,11 @@ static bool touch_instr(const struct ra *ra, const struct ptx_instr *pi, struct 
 /* The most 32-bit registers live at one point of the function: the live-in sets of the
  * blocks to a fixed point (last block first), then one backward walk per block; at each
  * instruction what lives after it plus what it writes, and what lives before it, the
- * cost kept up to date from the registers the instruction names. */
-static uint32_t max_pressure(struct ra *ra)
+ * cost kept up to date from the registers the instruction names. *out_across: the most
+ * registers that live across a call (live after it, its results aside). */
+static uint32_t max_pressure(struct ra *ra, uint32_t *out_across)
 {
+    *out_across = 0;
     const struct ptx_func *fn = ra->fn;
     uint32_t nw = ra->nwords;
     uint64_t *in = calloc((size_t)fn->nblocks * nw, sizeof *in);
@@ -251,10 +253,15 @@ static uint32_t max_pressure(struct ra *ra)
             if (!touch_instr(ra, pi, &t, after)) { most = UINT32_MAX; break; }
             uint32_t with_defs = cost;
             if (writes_first(pi)) {
+                uint32_t kept = 0;   /* results that live on after pi */
                 set_operand(ra, &pi->ops[0], after, true);
-                for (uint32_t k = 0; k < t.n; k++)
-                    if (SET_HAS(after, t.reg[k]) && !SET_HAS(live, t.reg[k])) with_defs += ra->units[t.reg[k]];
+                for (uint32_t k = 0; k < t.n; k++) {
+                    if (!SET_HAS(after, t.reg[k])) continue;
+                    if (SET_HAS(live, t.reg[k])) kept += ra->units[t.reg[k]];
+                    else with_defs += ra->units[t.reg[k]];
+                }
                 set_operand(ra, &pi->ops[0], after, false);
+                if (pi->op == PTX_OP_CALL && cost - kept > *out_across) *out_across = cost - kept;
             }
             if (with_defs > most) most = with_defs;
             for (uint32_t k = 0; k < t.n; k++) t.was[k] = SET_HAS(live, t.reg[k]);
@@ -308,12 +315,14 @@ static bool has_calls(const struct ptx_func *fn, bool abi_only)
     return false;
 }
 
-uint32_t ptx_reg_pressure(const struct ptx_func *fn, bool debug)
+/* The pressure, and in *out_across the most registers live across a call. */
+static uint32_t pressure(const struct ptx_func *fn, bool debug, uint32_t *out_across)
 {
+    *out_across = 0;
     if (fn->is_decl || !fn->nblocks || !fn->blocks) return 0;
     struct ra ra = { fn, malloc((fn->nregs + 1) * sizeof *ra.units), malloc((fn->nregs + 1) * sizeof *ra.alias),
                      (fn->nregs + 64) / 64 };
-    uint32_t pressure = 0;
+    uint32_t p = 0;
     if (ra.units && ra.alias) {
         for (uint32_t r = 0; r < fn->nregs; r++) {
             ra.units[r] = reg_units(&fn->regs[r]);
@@ -324,11 +333,17 @@ uint32_t ptx_reg_pressure(const struct ptx_func *fn, bool debug)
             free_uniform(&ra);
             fold_values(&ra);
         }
-        pressure = max_pressure(&ra);
+        p = max_pressure(&ra, out_across);
     }
     free(ra.units);
     free(ra.alias);
-    return pressure;
+    return p;
+}
+
+uint32_t ptx_reg_pressure(const struct ptx_func *fn, bool debug)
+{
+    uint32_t across;
+    return pressure(fn, debug, &across);
 }
 
 /* From the pressure to what ptxas reports (fitted over the corpus, tests/occupancy/):
@@ -337,12 +352,13 @@ uint32_t ptx_reg_pressure(const struct ptx_func *fn, bool debug)
  * registers and the argument registers are reserved); debug code
  * (.target ..., debug: nvcc -G, which ptxas compiles without optimisation) adds its
  * temporaries, the stack pointer and the global-memory descriptor, about 10, and with
- * ABI calls about twice the pressure plus 8. Then the caps. */
+ * calls the registers live across a call again (they move to callee-saved registers)
+ * plus 12. Then the caps. */
 uint32_t ptx_estimate_regs(const struct ptx_func *fn, bool debug)
 {
     if (fn->is_decl || !fn->nblocks || !fn->blocks) return 0;
-    uint32_t p = ptx_reg_pressure(fn, debug);
-    uint32_t regs = !debug ? p + 2 : has_calls(fn, false) ? 2 * p + 8 : p + 10;
+    uint32_t across, p = pressure(fn, debug, &across);
+    uint32_t regs = !debug ? p + 2 : has_calls(fn, false) ? p + across + 12 : p + 10;
     uint32_t least = !debug && has_calls(fn, true) ? PTX_ABI_CALL_REGS : PTX_MIN_REGS;
     if (regs < least) regs = least;
     uint32_t cap = reg_cap(fn);
