@@ -24,8 +24,9 @@ static const char check_usage[] =
     "when every file is valid; otherwise prints each problem as\n"
     "FILE:LINE:COL: error: MESSAGE and exits 1. A wrong command line exits 2.\n"
     "\n"
-    "  -v, --verbose   also print, per kernel: parameters, registers by width, static\n"
-    "                  shared and local bytes, basic blocks and reconvergence points\n"
+    "  -v, --verbose   also print, per kernel: parameters, registers by width and as\n"
+    "                  ptxas would allocate them (an estimate), static shared and\n"
+    "                  local bytes, basic blocks and reconvergence points\n"
     "\n"
     "Example:  loom check kernel.ptx\n";
 

@@ -71,3 +71,12 @@ EXTRA_DIST += tests/simt
 # interpreter give one answer per file; skipped unless LOOM_SUITES_PTX names gen.sh's output
 TESTS += tests/suites/run.sh
 EXTRA_DIST += tests/suites
+# ptx/ptx_regalloc.c, sched/sched_preset.c: the register estimate and the occupancy rules against
+# an H100's answers for every kernel of the repository (tests/occupancy/h100.txt), and ptxas's
+# register counts recomputed when ptxas is installed
+tests_unit_check_loom_SOURCES += tests/unit/check_ptx_regalloc.c
+check_PROGRAMS += tests/occupancy/occ_compare
+tests_occupancy_occ_compare_SOURCES = tests/occupancy/occ_compare.c
+tests_occupancy_occ_compare_LDADD = libloom.la libloomemu.la libloommem.la libloomptx.la $(HWLOC_LIBS) $(FFI_LIBS) -lm
+TESTS += tests/occupancy/run.sh tests/occupancy/ptxas.sh
+EXTRA_DIST += tests/occupancy/run.sh tests/occupancy/ptxas.sh tests/occupancy/h100.txt tests/occupancy/cudaptx
