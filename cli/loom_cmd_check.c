@@ -71,6 +71,7 @@ static void loom_print_regs(const struct ptx_func *f)
         if (f->reg_count[t])
             printf(" %s %u", ptx_type_name((enum ptx_type)t), f->reg_count[t]);
     printf("\n");
+    printf("  registers per thread (estimated as ptxas would allocate): %u\n", f->est_regs);
 }
 
 static uint32_t loom_succ(const struct ptx_block *b, uint32_t i)
@@ -220,7 +221,8 @@ int loom_cmd_check(int argc, char **argv)
         } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             printf("usage: loom check [--verbose] FILE.ptx...\n"
                    "Parses and checks PTX files; prints file:line:col diagnostics.\n"
-                   "  --verbose  per kernel and function: parameters, registers by width,\n"
+                   "  --verbose  per kernel and function: parameters, registers by width and\n"
+                   "             per thread as ptxas would allocate them (an estimate),\n"
                    "             shared/local bytes, basic blocks, reconvergence points, and\n"
                    "             (kernels) which branches may diverge and which registers are\n"
                    "             warp-uniform\n"

@@ -311,6 +311,45 @@ int loom_cmd_exec(int argc, char **argv)
             }
             if (set_env("LOOM_WORKERS", v))
                 return 2;
+        } else if ((v = option_value(argc, argv, &i, "--tool"))) {
+            /* compute-sanitizer's tools, onto Loom's checkers (memcheck is always on) */
+            if (!*v || set_env("LOOM_ERROR_SUMMARY", "1"))
+                return 2;
+            if (strcmp(v, "initcheck") == 0 ? set_env("LOOM_INITCHECK", "1")
+                : strcmp(v, "racecheck") == 0 ? set_env("LOOM_RACECHECK", "1") : 0)
+                return 2;
+            if (strcmp(v, "memcheck") && strcmp(v, "initcheck") && strcmp(v, "racecheck")) {
+                fprintf(stderr, "loom exec: --tool %s: %s (memcheck, initcheck, racecheck)\n", v,
+                        strcmp(v, "synccheck") == 0 ? "synccheck is not supported yet" : "unknown tool");
+                return 2;
+            }
+        } else if ((v = option_value(argc, argv, &i, "--leak-check"))) {
+            if (!*v)
+                return 2;
+            if (strcmp(v, "full") && strcmp(v, "no")) {
+                fprintf(stderr, "loom exec: --leak-check wants full or no, not '%s'\n", v);
+                return 2;
+            }
+            if (set_env("LOOM_ERROR_SUMMARY", "1") || (strcmp(v, "full") == 0 && set_env("LOOM_LEAK_CHECK", "1")))
+                return 2;
+        } else if ((v = option_value(argc, argv, &i, "--error-exitcode")) ||
+                   (v = option_value(argc, argv, &i, "--print-limit"))) {
+            bool exitcode = strncmp(a, "--error-exitcode", 16) == 0;
+            if (!*v)
+                return 2;
+            char *end;
+            long n = strtol(v, &end, 10);
+            if (*end || n < 0 || n > (exitcode ? 255 : 1000000)) {
+                fprintf(stderr, "loom exec: %s wants a number%s, not '%s'\n", exitcode ? "--error-exitcode" : "--print-limit",
+                        exitcode ? " from 0 to 255" : "", v);
+                return 2;
+            }
+            if (set_env("LOOM_ERROR_SUMMARY", "1") || set_env(exitcode ? "LOOM_ERROR_EXITCODE" : "LOOM_PRINT_LIMIT", v))
+                return 2;
+        } else if (strncmp(a, "--log-file", 10) == 0 || strncmp(a, "--kernel-name", 13) == 0 ||
+                   strncmp(a, "--racecheck-report", 18) == 0 || strncmp(a, "--check-", 8) == 0) {
+            fprintf(stderr, "loom exec: compute-sanitizer's %.*s is not supported yet\n", (int)strcspn(a, "="), a);
+            return 2;
         } else if ((v = option_value(argc, argv, &i, "--watchdog"))) {
             char *end;
             double t = strtod(v, &end);

@@ -25,12 +25,16 @@
 
 /* ---- Value types ------------------------------------------------------------------------ */
 
-enum run_type { RUN_U8, RUN_U16, RUN_U32, RUN_U64, RUN_S8, RUN_S16, RUN_S32, RUN_S64, RUN_F32, RUN_F64, RUN_NTYPES };
+enum run_type {
+    RUN_U8, RUN_U16, RUN_U32, RUN_U64, RUN_S8, RUN_S16, RUN_S32, RUN_S64, RUN_F32, RUN_F64,
+    RUN_F16, RUN_BF16, RUN_B8, RUN_B16, RUN_B32, RUN_B64, RUN_PTR, RUN_NTYPES
+};
 
 static const struct {
     const char *name;
     unsigned size;
-    char kind;                  /* 'u' unsigned, 's' signed, 'f' floating */
+    char kind;                  /* 'u' unsigned, 's' signed, 'f' floating, 'h' half-width floating
+                                   (f16, bf16), 'b' bits (either sign), 'p' pointer */
     const char *min, *max;      /* the range, as printed in messages */
 } run_types[RUN_NTYPES] = {
     [RUN_U8] = { "u8", 1, 'u', "0", "255" },
@@ -43,7 +47,45 @@ static const struct {
     [RUN_S64] = { "s64", 8, 's', "-9223372036854775808", "9223372036854775807" },
     [RUN_F32] = { "f32", 4, 'f', NULL, NULL },
     [RUN_F64] = { "f64", 8, 'f', NULL, NULL },
+    [RUN_F16] = { "f16", 2, 'h', NULL, NULL },
+    [RUN_BF16] = { "bf16", 2, 'h', NULL, NULL },
+    [RUN_B8] = { "b8", 1, 'b', "-128", "255" },
+    [RUN_B16] = { "b16", 2, 'b', "-32768", "65535" },
+    [RUN_B32] = { "b32", 4, 'b', "-2147483648", "4294967295" },
+    [RUN_B64] = { "b64", 8, 'b', "-9223372036854775808", "18446744073709551615" },
+    [RUN_PTR] = { "ptr", 8, 'p', "0", "18446744073709551615" },
 };
+
+#define RUN_TYPE_NAMES "u8 u16 u32 u64 s8 s16 s32 s64 f16 bf16 f32 f64 b8 b16 b32 b64 ptr"
+
+/* d rounded to nearest even in a binary format of `ebits` exponent and `mbits` fraction
+ * bits (f16: 5, 10; bf16: 8, 7), straight from the double (no double rounding). Returns
+ * false when d rounds beyond the largest finite value. NaN becomes the quiet NaN. */
+static bool small_float(double d, unsigned ebits, unsigned mbits, uint16_t *out)
+{
+    uint16_t sign = signbit(d) ? (uint16_t)(1u << (ebits + mbits)) : 0;
+    uint16_t inf = (uint16_t)(((1u << ebits) - 1) << mbits);
+    if (isnan(d)) { *out = (uint16_t)(inf | (1u << (mbits - 1))); return true; }
+    if (isinf(d)) { *out = sign | inf; return true; }
+    double a = fabs(d);
+    int bias = (1 << (ebits - 1)) - 1, e;
+    frexp(a, &e);                           /* a = f * 2^e, f in [0.5, 1) */
+    int exp = e - 1;                        /* a = 1.x * 2^exp */
+    if (exp < 1 - bias) exp = 1 - bias;     /* subnormal: the smallest exponent's step */
+    double step = ldexp(1.0, exp - (int)mbits), q = a / step, r = floor(q);
+    if (q - r > 0.5 || (q - r == 0.5 && fmod(r, 2.0) != 0)) r += 1;
+    /* r = significand in units of step: at most 2^(mbits+1) (which carries to the next exponent) */
+    double v = r * step;
+    if (a == 0) { *out = sign; return true; }
+    int ve;
+    frexp(v, &ve);
+    int vexp = ve - 1;
+    if (vexp > bias) return false;
+    if (vexp < 1 - bias || v < ldexp(1.0, 1 - bias)) { *out = sign | (uint16_t)r; return true; }   /* subnormal */
+    uint16_t frac = (uint16_t)(v / ldexp(1.0, vexp - (int)mbits) - ldexp(1.0, (int)mbits));
+    *out = sign | (uint16_t)((unsigned)(vexp + bias) << mbits) | frac;
+    return true;
+}
 
 static bool run_type_find(const char *name, size_t len, enum run_type *out)
 {
@@ -128,6 +170,28 @@ static bool parse_value(enum run_type t, const char *s, uint8_t out[8], char *wh
         return false;
     }
     errno = 0;
+    if (kind == 'p' && strcmp(s, "null") == 0)
+        return true;                                        /* (out is zeroed) */
+    if (kind == 'h') {
+        double d = strtod(s, &end);
+        uint16_t h;
+        if (end == s || *end) {
+            snprintf(why, why_size, "'%s' is not a valid %s", s, name);
+            return false;
+        }
+        if ((errno == ERANGE && isinf(d)) || !small_float(d, t == RUN_F16 ? 5 : 8, t == RUN_F16 ? 10 : 7, &h)) {
+            snprintf(why, why_size, "%s is out of range for %s", s, name);
+            return false;
+        }
+        memcpy(out, &h, 2);
+        return true;
+    }
+    if (kind == 'b' && s[0] == '-') {
+        enum run_type st = t == RUN_B8 ? RUN_S8 : t == RUN_B16 ? RUN_S16 : t == RUN_B32 ? RUN_S32 : RUN_S64;
+        if (parse_value(st, s, out, why, why_size)) return true;
+        snprintf(why, why_size, "%s is out of range for %s (%s to %s)", s, name, run_types[t].min, run_types[t].max);
+        return false;
+    }
     if (kind == 'f') {
         double d = strtod(s, &end);
         if (end == s || *end) {
@@ -149,7 +213,7 @@ static bool parse_value(enum run_type t, const char *s, uint8_t out[8], char *wh
     }
     unsigned bits = run_types[t].size * 8;
     bool neg = s[0] == '-';
-    if (kind == 'u') {
+    if (kind == 'u' || kind == 'b' || kind == 'p') {
         unsigned long long v = strtoull(neg ? s + 1 : s, &end, 0);
         if (end == (neg ? s + 1 : s) || *end || (neg && (s[1] == '-' || s[1] == '+'))) {
             snprintf(why, why_size, "'%s' is not a valid %s", s, name);
@@ -236,8 +300,7 @@ static bool parse_arg(struct run_arg *a, unsigned i)
         a->kind = RUN_SCALAR;
     if (a->kind == RUN_SCALAR) {
         if (!run_type_find(s, klen, &a->type)) {
-            arg_error(a, i, "unknown type '%.*s' (u8 u16 u32 u64 s8 s16 s32 s64 f32 f64, or in/out/inout for buffers)",
-                      (int)klen, s);
+            arg_error(a, i, "unknown type '%.*s' (" RUN_TYPE_NAMES ", or in/out/inout for buffers)", (int)klen, s);
             return false;
         }
         if (!parse_value(a->type, colon + 1, a->value, why, sizeof why)) {
@@ -252,7 +315,7 @@ static bool parse_arg(struct run_arg *a, unsigned i)
         return false;
     }
     if (!run_type_find(tp, (size_t)(c2 - tp), &a->type)) {
-        arg_error(a, i, "unknown type '%.*s' (u8 u16 u32 u64 s8 s16 s32 s64 f32 f64)", (int)(c2 - tp), tp);
+        arg_error(a, i, "unknown type '%.*s' (" RUN_TYPE_NAMES ")", (int)(c2 - tp), tp);
         return false;
     }
     const char *cnt = c2 + 1;
@@ -786,6 +849,11 @@ static bool make_buffer(struct loom_device *dev, struct run_arg *a, unsigned i)
             } else if (a->type == RUN_F64) {
                 double d = (double)(long long)k;
                 memcpy(p + k * es, &d, 8);
+            } else if (a->type == RUN_F16 || a->type == RUN_BF16) {
+                uint16_t h = 0;
+                if (!small_float((double)(long long)k, a->type == RUN_F16 ? 5 : 8, a->type == RUN_F16 ? 10 : 7, &h))
+                    h = 0x7c00;                    /* f16 beyond 65504: infinity, as a conversion gives */
+                memcpy(p + k * es, &h, 2);
             } else {
                 memcpy(p + k * es, &k, es);
             }

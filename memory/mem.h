@@ -56,5 +56,8 @@ bool mem_nearest(struct mem_space *s, uint64_t addr, struct mem_alloc *out, bool
 /* Frees superseded lookup tables when no reader (mem_read_begin) is in progress. */
 void mem_quiesce(struct mem_space *s);
 void mem_usage(struct mem_space *s, uint64_t *out_used, uint64_t *out_capacity);
+/* Calls fn for each live allocation, in address order, under the space's lock (fn must
+ * not call back into it). */
+void mem_foreach(struct mem_space *s, void (*fn)(const struct mem_alloc *a, void *ctx), void *ctx);
 
 #endif

@@ -308,3 +308,11 @@ void mem_usage(struct mem_space *s, uint64_t *out_used, uint64_t *out_capacity)
     *out_capacity = s->capacity;
     pthread_mutex_unlock(&s->lock);
 }
+
+void mem_foreach(struct mem_space *s, void (*fn)(const struct mem_alloc *a, void *ctx), void *ctx)
+{
+    pthread_mutex_lock(&s->lock);
+    const struct mem_table *t = atomic_load_explicit(&s->table, memory_order_relaxed);
+    for (uint32_t i = 0; i < t->n; i++) fn(&t->v[i], ctx);
+    pthread_mutex_unlock(&s->lock);
+}

@@ -353,5 +353,9 @@ bool ptx_analyze(struct ptx_module *m, struct ptx_diags *diags)
             free(succ[b].v);
         free(succ);
     }
+    for (uint32_t fi = 0; fi < m->nfuncs; fi++) {
+        m->funcs[fi]->est_regs = ptx_estimate_regs(m->funcs[fi], m->target_debug);
+        m->funcs[fi]->barriers = ptx_barriers_used(m->funcs[fi]);
+    }
     return ptx_check_limits(m, diags);
 }

@@ -301,6 +301,8 @@ struct ptx_func {
     struct ptx_block *blocks;
     uint32_t *block_of;              /* instruction index -> block */
     uint32_t reg_count[PTX_T_COUNT_];/* declared registers by type */
+    uint32_t est_regs;               /* registers ptxas would allocate (ptx_regalloc.c) */
+    uint32_t barriers;               /* named barriers it uses (ptx_barriers_used) */
     uint64_t shared_bytes, local_bytes, param_bytes;
 };
 
@@ -374,6 +376,20 @@ int32_t *ptx_lane_strides(const struct ptx_func *fn, bool **uniform);
 int32_t ptx_sreg_lane_stride(enum ptx_sreg s);
 /* Whether a special register has one value across a warp (%ntid, %ctaid ...). */
 bool ptx_sreg_uniform(enum ptx_sreg s);
+
+/* Registers (ptx_regalloc.c). ptx_reg_pressure: the most 32-bit registers live at once
+ * over fn's CFG (64-bit values two, predicates none; values ptxas keeps elsewhere or
+ * recomputes left out; debug: code ptxas compiles without optimisation, nvcc -G).
+ * ptx_estimate_regs: what ptxas would allocate per thread, its fixed overheads added,
+ * capped by .maxnreg, .maxntid/.reqntid with .minnctapersm, and 255; ptx_analyze stores
+ * it in est_regs. ptx_barriers_used: the named barriers ptxas reserves for fn (the
+ * highest immediate barrier id + 1; 16 when an id is a register). 0 for declarations.
+ * All need ptx_analyze's CFG. */
+#define PTX_MAX_REGS 255u
+#define PTX_MIN_REGS 8u
+uint32_t ptx_reg_pressure(const struct ptx_func *fn, bool debug);
+uint32_t ptx_estimate_regs(const struct ptx_func *fn, bool debug);
+uint32_t ptx_barriers_used(const struct ptx_func *fn);
 
 /* Lookups. */
 struct ptx_func *ptx_find_func(const struct ptx_module *m, const char *name);

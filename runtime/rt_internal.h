@@ -82,6 +82,11 @@ struct rt_state {
     bool stats;                 /* LOOM_STATS: per-kernel summary at exit */
     bool verbose;               /* LOOM_LOG >= 2: fatbin choices as well */
     const char *dump_dir;       /* LOOM_DUMP_PTX: write each PTX image loaded there (NULL: no) */
+    bool leak_check;            /* LOOM_LEAK_CHECK: list unfreed allocations at exit */
+    bool error_summary;         /* LOOM_ERROR_SUMMARY: compute-sanitizer's summary at exit */
+    int error_exitcode;         /* LOOM_ERROR_EXITCODE: exit status when errors were found; 0: none */
+    unsigned print_limit;       /* LOOM_PRINT_LIMIT: leaks listed at most; 0: all */
+    unsigned fault_reports;     /* kernel faults reported (sticky errors), for the summary */
     unsigned device_flags;
     struct rt_limits limits;
     struct rt_fatbin *fatbins;
@@ -107,6 +112,8 @@ cudaError_t rt_reset_exclusive(cudaError_t (*reset)(void));
 cudaError_t rt_error_from_status(enum loom_status s);
 /* Kernel faults are the statuses that leave the device unusable until reset. */
 bool rt_is_fault(enum loom_status s);
+/* Whether p is the start of pinned host memory from cudaMallocHost or cudaHostAlloc. */
+bool rt_is_pinned_alloc(const void *p);
 /* Turns a Loom status into a CUDA error; a kernel fault becomes sticky and is reported. */
 cudaError_t rt_check(enum loom_status s);
 /* Records e as the thread's last error (unless success), traces the call under

@@ -283,8 +283,8 @@ cudaError_t cudaFuncGetParamInfo(const void *func, size_t paramIndex, size_t *pa
     return rt_return(e, "cudaFuncGetParamInfo(%s, %zu)", f ? f->device_name : "?", paramIndex);
 }
 
-/* ---- occupancy: the resident-block limits of one SM, as the CUDA occupancy
- * calculator computes them (threads, blocks, registers, shared memory) ---- */
+/* ---- occupancy: libloom's calculation (loom_kernel_occupancy) over the registers
+ * ptxas would allocate, shared memory and barriers ---- */
 
 #define RT_SMEM_RESERVED 1024u    /* per block on compute capability 8.0 and later */
 
@@ -293,34 +293,13 @@ static size_t smem_reserved(void)
     return rt.props.cc_major >= 8 ? RT_SMEM_RESERVED : 0;
 }
 
-static int occupancy(const struct loom_kernel_attrs *a, int block_size, size_t dyn_smem)
+/* CTAs of k per SM with this block size and dynamic shared memory; 0 when none fit. */
+static int occupancy(struct loom_kernel *k, int block_size, size_t dyn_smem)
 {
-    const struct loom_device_props *p = &rt.props;
-    int warp = p->warp_size > 0 ? p->warp_size : 32;
-    int warps_per_block = (block_size + warp - 1) / warp;
-    int limit = p->max_blocks_per_sm > 0 ? p->max_blocks_per_sm : 32;
-    int by_threads = (p->max_threads_per_sm / warp) / warps_per_block;
-    if (by_threads < limit)
-        limit = by_threads;
-    if (a->num_regs > 0 && p->regs_per_sm > 0) {
-        /* registers are allocated per warp in units of 256 */
-        int regs_per_warp = (int)((a->num_regs * (unsigned)warp + 255) / 256 * 256);
-        int by_regs = (p->regs_per_sm / regs_per_warp) / warps_per_block;
-        if ((int)a->num_regs * block_size > p->regs_per_block)
-            by_regs = 0;
-        if (by_regs < limit)
-            limit = by_regs;
-    }
-    size_t smem = a->shared_bytes + dyn_smem;
-    if (smem > 0) {
-        smem += smem_reserved();
-        int by_smem = (int)(p->shared_per_sm / smem);
-        if (a->shared_bytes + dyn_smem > p->shared_per_block_optin)
-            by_smem = 0;
-        if (by_smem < limit)
-            limit = by_smem;
-    }
-    return limit < 0 ? 0 : limit;
+    unsigned n = 0;
+    if (loom_kernel_occupancy(k, (unsigned)block_size, dyn_smem, &n) != LOOM_OK)
+        return 0;
+    return (int)n;
 }
 
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, const void *func, int blockSize,
@@ -330,10 +309,8 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlock
     struct loom_kernel *k = NULL;
     cudaError_t e = numBlocks && blockSize > 0 ? kernel_of(func, &f, &k) : cudaErrorInvalidValue;
     if (e == cudaSuccess) {
-        struct loom_kernel_attrs a;
-        loom_kernel_attrs(k, &a);
         /* like CUDA's calculator: resources only, __launch_bounds__ is not consulted */
-        *numBlocks = blockSize > rt.props.max_threads_per_block ? 0 : occupancy(&a, blockSize, dynamicSMemSize);
+        *numBlocks = occupancy(k, blockSize, dynamicSMemSize);
     }
     return rt_return(e, "cudaOccupancyMaxActiveBlocksPerMultiprocessor(%s, %d, %zu) -> %d",
                      f ? f->device_name : "?", blockSize, dynamicSMemSize,
@@ -363,7 +340,7 @@ cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, c
         size_t cap = rt.props.shared_per_block_optin > a.shared_bytes
                          ? rt.props.shared_per_block_optin - a.shared_bytes : 0;
         *dynamicSmemSize = avail < cap ? avail : cap;
-        if (occupancy(&a, blockSize, 0) < numBlocks)
+        if (occupancy(k, blockSize, 0) < numBlocks)
             *dynamicSmemSize = 0;
     }
     return rt_return(e, "cudaOccupancyAvailableDynamicSMemPerBlock(%s, %d, %d)", f ? f->device_name : "?",

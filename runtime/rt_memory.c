@@ -141,7 +141,7 @@ cudaError_t cudaMalloc(void **devPtr, size_t size)
 
 /* Whether p is the start of pinned memory from cudaMallocHost or cudaHostAlloc (Loom keeps
  * it in the device address space as managed memory, so loom_free would take it). */
-static bool is_pinned_alloc(const void *p)
+bool rt_is_pinned_alloc(const void *p)
 {
     pthread_mutex_lock(&mem_lock);
     struct host_block *b = host_find(p, false);
@@ -155,7 +155,7 @@ static bool is_pinned_alloc(const void *p)
 cudaError_t cudaFree(void *devPtr)
 {
     cudaError_t e = rt_enter();
-    if (e == cudaSuccess && devPtr && is_pinned_alloc(devPtr))
+    if (e == cudaSuccess && devPtr && rt_is_pinned_alloc(devPtr))
         e = cudaErrorInvalidValue;
     if (e == cudaSuccess && devPtr) {
         e = rt_check(loom_synchronize(rt.dev));
@@ -434,7 +434,7 @@ static cudaError_t free_async(void *devPtr, cudaStream_t stream, bool per_thread
         uint64_t base;
         size_t size;
         if (loom_pointer_info(rt.dev, as_addr(devPtr), &base, &size, &managed) != LOOM_OK ||
-            base != as_addr(devPtr) || is_pinned_alloc(devPtr))
+            base != as_addr(devPtr) || rt_is_pinned_alloc(devPtr))
             e = cudaErrorInvalidValue;
         else
             e = rt_memory_free_deferred(devPtr, ls);

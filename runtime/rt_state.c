@@ -105,6 +105,62 @@ __attribute__((constructor)) static void read_env(void)
     pthread_rwlockattr_destroy(&attr);
 }
 
+/* The leaks of --leak-check full, as compute-sanitizer lists them (on stdout, "=========" lines). */
+struct leaks {
+    unsigned n, printed;
+    uint64_t bytes;
+};
+
+/* 1234567 -> "1,234,567" (compute-sanitizer's way of writing sizes) */
+static const char *grouped(uint64_t v, char *buf, size_t size)
+{
+    char digits[32];
+    int n = snprintf(digits, sizeof digits, "%llu", (unsigned long long)v), o = 0;
+    for (int i = 0; i < n && o + 2 < (int)size; i++) {
+        if (i && (n - i) % 3 == 0) buf[o++] = ',';
+        buf[o++] = digits[i];
+    }
+    buf[o] = 0;
+    return buf;
+}
+
+static void leak_one(const struct loom_alloc_info *a, void *p)
+{
+    struct leaks *l = p;
+    l->n++;
+    l->bytes += a->size;
+    if (rt.print_limit && l->printed >= rt.print_limit) return;
+    l->printed++;
+    char b[40];
+    const void *ptr = (const void *)(uintptr_t)a->addr;
+    printf("========= Leaked %s bytes at %p\n=========     allocated by %s (allocation #%u) and never freed\n"
+           "========= \n", grouped(a->size, b, sizeof b), ptr,
+           rt_is_pinned_alloc(ptr) ? "cudaMallocHost or cudaHostAlloc" : a->managed ? "cudaMallocManaged"
+                                                                        : "cudaMalloc or cudaMallocAsync", a->id);
+}
+
+/* compute-sanitizer's end of run: leaks (--leak-check full), then the error summary; with
+ * --error-exitcode, that status when there were errors. */
+static void error_summary(void)
+{
+    struct leaks l = { 0 };
+    if (rt.leak_check) loom_foreach_allocation(rt.dev, leak_one, &l);
+    pthread_mutex_lock(&rt.lock);
+    unsigned nerr = rt.fault_reports + l.n;
+    pthread_mutex_unlock(&rt.lock);
+    if (rt.leak_check)
+        printf("========= LEAK SUMMARY: %llu bytes leaked in %u allocations\n", (unsigned long long)l.bytes, l.n);
+    printf("========= ERROR SUMMARY: %u error%s\n", nerr, nerr == 1 ? "" : "s");
+    if (l.printed < l.n)
+        printf("========= ERROR SUMMARY: %u error%s not printed. Use --print-limit option to adjust the number "
+               "of printed errors\n", l.n - l.printed, l.n - l.printed == 1 ? " was" : "s were");
+    fflush(stdout);
+    if (nerr && rt.error_exitcode) {
+        fflush(stderr);
+        _exit(rt.error_exitcode);
+    }
+}
+
 static void exit_hook(void)
 {
     if (!rt.dev)
@@ -112,6 +168,8 @@ static void exit_hook(void)
     loom_synchronize(rt.dev);   /* finish asynchronous work and flush kernel printf */
     if (rt.stats)
         rt_stats_print();
+    if (rt.error_summary || rt.leak_check || rt.error_exitcode)
+        error_summary();
 }
 
 /* The child of a fork() made after the device was created has none of its threads: as
@@ -135,6 +193,11 @@ static void init_device(void)
     cfg.stats = rt.stats = env_flag("LOOM_STATS");
     const char *dump = getenv("LOOM_DUMP_PTX");
     rt.dump_dir = dump && *dump ? dump : NULL;
+    rt.leak_check = env_flag("LOOM_LEAK_CHECK");
+    rt.error_summary = env_flag("LOOM_ERROR_SUMMARY");
+    const char *ec = getenv("LOOM_ERROR_EXITCODE"), *pl = getenv("LOOM_PRINT_LIMIT");
+    rt.error_exitcode = ec && *ec ? atoi(ec) : 0;
+    rt.print_limit = pl && *pl ? (unsigned)strtoul(pl, NULL, 10) : 0;
     cfg.progress = isatty(STDERR_FILENO);   /* (LOOM_QUIET=1 turns it off) */
     cfg.watchdog_s = 60;                    /* (LOOM_WATCHDOG overrides) */
     const char *t = getenv("LOOM_TIMEOUT");
@@ -257,8 +320,10 @@ static cudaError_t sticky(void)
     pthread_mutex_lock(&rt.lock);
     bool first = !rt.sticky_reported;
     rt.sticky_reported = true;
-    if (first)
+    if (first) {
         sticky_generation++;
+        rt.fault_reports++;
+    }
     pthread_mutex_unlock(&rt.lock);
     if (first) {
         const char *report = loom_device_fault_report(rt.dev);

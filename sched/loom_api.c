@@ -629,44 +629,57 @@ void loom_kernel_param(const struct loom_kernel *k, unsigned i, struct loom_para
     else memset(out_info, 0, sizeof *out_info);
 }
 
-void loom_kernel_attrs(const struct loom_kernel *k, struct loom_kernel_attrs *out)
+/* The most threads per block the device and k's .maxntid and .reqntid allow (the parser
+ * keeps each product within 1024); .reqntid's shape itself is checked at launch. */
+static unsigned bounded_threads(const struct loom_kernel *k)
 {
-    memset(out, 0, sizeof *out);
-    const struct ptx_func *f = k->ir;
-    unsigned regs = 0;
-    for (int t = 0; t < PTX_T_COUNT_; t++) {
-        unsigned sz = ptx_type_size((enum ptx_type)t);
-        if (t == PTX_T_PRED) continue;
-        regs += f->reg_count[t] * (sz == 8 ? 2 : 1);
-    }
-    out->num_regs = regs < 255 ? regs : 255;
-    out->shared_bytes = k->fn->shared_bytes;
-    out->local_bytes = k->fn->frame_bytes;
-    out->param_bytes = k->param_bytes;
-    /* .maxntid and .reqntid bound the block's threads (the parser keeps each product
-     * within 1024); .reqntid's shape itself is checked at launch. */
     unsigned maxt = (unsigned)k->mod->dev->props.max_threads_per_block;
-    const uint32_t *bound[2] = { f->perf.maxntid, f->perf.reqntid };
+    const uint32_t *bound[2] = { k->ir->perf.maxntid, k->ir->perf.reqntid };
     for (int b = 0; b < 2; b++) {
         if (!bound[b][0]) continue;
         unsigned t = bound[b][0] * (bound[b][1] ? bound[b][1] : 1) * (bound[b][2] ? bound[b][2] : 1);
         if (t < maxt) maxt = t;
     }
-    out->max_threads_per_block = maxt;
+    return maxt;
+}
+
+/* The registers are ptxas's as ptx_regalloc.c estimates them (computed once, at load),
+ * not the PTX's declarations: what the CUDA runtime reports and occupancy divides by.
+ * They also lower max_threads_per_block as on the GPU, but being an estimate they do
+ * not refuse launches (check_config uses bounded_threads). */
+void loom_kernel_attrs(const struct loom_kernel *k, struct loom_kernel_attrs *out)
+{
+    memset(out, 0, sizeof *out);
+    const struct ptx_func *f = k->ir;
+    out->num_regs = f->est_regs;
+    out->barriers = f->barriers;
+    out->shared_bytes = k->fn->shared_bytes;
+    out->local_bytes = k->fn->frame_bytes;
+    out->param_bytes = k->param_bytes;
+    unsigned maxt = sched_max_threads(k->mod->dev->preset, f->est_regs), bounded = bounded_threads(k);
+    out->max_threads_per_block = maxt < bounded ? maxt : bounded;
     out->ptx_version = k->mod->ir->version_major * 10 + k->mod->ir->version_minor;
     out->sm = k->mod->ir->sm;
     out->max_dynamic_shared = k->max_dynamic_shared;
+}
+
+/* The occupancy of k on its device's preset: the one place that feeds the kernel's
+ * resources to sched_occupancy (the occupancy API, --stats, cooperative launches). */
+static enum loom_status kernel_occupancy(const struct loom_kernel *k, unsigned threads_per_block, size_t dyn_shared,
+                                         struct sched_occupancy *out)
+{
+    struct loom_kernel_attrs at;
+    loom_kernel_attrs(k, &at);
+    return sched_occupancy(k->mod->dev->preset, threads_per_block, at.num_regs, at.shared_bytes + dyn_shared,
+                           at.barriers, out);
 }
 
 enum loom_status loom_kernel_occupancy(struct loom_kernel *k, unsigned threads_per_block, size_t dyn_shared,
                                        unsigned *out_ctas_per_sm)
 {
     if (!k || !out_ctas_per_sm) return fail(LOOM_ERR_INVALID_VALUE, "loom_kernel_occupancy: NULL argument");
-    struct loom_kernel_attrs at;
-    loom_kernel_attrs(k, &at);
     struct sched_occupancy occ;
-    enum loom_status st = sched_occupancy(k->mod->dev->preset, threads_per_block, at.num_regs,
-                                          at.shared_bytes + dyn_shared, &occ);
+    enum loom_status st = kernel_occupancy(k, threads_per_block, dyn_shared, &occ);
     if (st != LOOM_OK) return fail(st, "occupancy of '%s' with %u threads per block cannot be computed",
                                    k->ir->name, threads_per_block);
     *out_ctas_per_sm = occ.ctas_per_sm;
@@ -805,6 +818,30 @@ enum loom_status loom_memset(struct loom_device *dev, uint64_t addr, int value, 
     return st;
 }
 
+struct foreach_ctx {
+    void (*fn)(const struct loom_alloc_info *a, void *ctx);
+    void *ctx;
+};
+
+static void foreach_user(const struct mem_alloc *a, void *p)
+{
+    const struct foreach_ctx *c = p;
+    /* registered host memory is inserted with MEM_HOST (mem_register); the host API's own
+     * allocations are MEM_DEVICE, managed ones MEM_MANAGED too */
+    if (!(a->flags & MEM_DEVICE) || (a->flags & (MEM_MODULE | MEM_HEAP | MEM_HOST | MEM_READONLY)) || a->label) return;
+    struct loom_alloc_info info = { .addr = a->base, .size = (size_t)a->size, .id = a->id,
+                                    .managed = (a->flags & MEM_MANAGED) != 0 };
+    c->fn(&info, c->ctx);
+}
+
+void loom_foreach_allocation(struct loom_device *dev, void (*fn)(const struct loom_alloc_info *a, void *ctx),
+                             void *ctx)
+{
+    if (!dev || !fn) return;
+    struct foreach_ctx c = { fn, ctx };
+    mem_foreach(dev->mem, foreach_user, &c);
+}
+
 enum loom_status loom_host_register(struct loom_device *dev, void *p, size_t size)
 {
     uint64_t addr;
@@ -854,9 +891,9 @@ static enum loom_status check_config(struct loom_device *dev, struct loom_kernel
                     req[1] ? req[1] : 1, req[2] ? req[2] : 1);
     struct loom_kernel_attrs at;
     loom_kernel_attrs(k, &at);
-    if (threads > at.max_threads_per_block)
+    if (threads > bounded_threads(k))
         return fail(LOOM_ERR_INVALID_CONFIG, "launch of '%s': %llu threads per block, at most %u allowed",
-                    k->ir->name, (unsigned long long)threads, at.max_threads_per_block);
+                    k->ir->name, (unsigned long long)threads, bounded_threads(k));
     if (cfg->shared_bytes > k->max_dynamic_shared)
         return fail(LOOM_ERR_INVALID_CONFIG, "launch of '%s': %zu bytes of dynamic shared memory, the kernel allows "
                     "%zu (raise it with the max-dynamic-shared attribute)", k->ir->name, cfg->shared_bytes,
@@ -916,11 +953,9 @@ static void record_stats(struct loom_device *dev, const struct sched_grid *g)
             e->longest = g->seconds;
             copy_timeline(&e->s, &g->tl);
         }
-        struct loom_kernel_attrs at;
-        loom_kernel_attrs(k, &at);
         struct sched_occupancy occ;
         unsigned threads = g->L.block[0] * g->L.block[1] * g->L.block[2];
-        if (sched_occupancy(dev->preset, threads, at.num_regs, at.shared_bytes + g->L.dyn_shared, &occ) == LOOM_OK) {
+        if (kernel_occupancy(k, threads, g->L.dyn_shared, &occ) == LOOM_OK) {
             e->s.occupancy_ctas_per_sm = occ.ctas_per_sm;
             e->s.occupancy = occ.occupancy;
         }
@@ -961,12 +996,10 @@ enum loom_status loom_launch(struct loom_device *dev, struct loom_kernel *k, con
                                          k->ir->name, k->nparams);
     uint64_t nctas = (uint64_t)cfg->grid[0] * cfg->grid[1] * cfg->grid[2];
     if (cfg->cooperative) {
-        struct loom_kernel_attrs at;
-        loom_kernel_attrs(k, &at);
         struct sched_occupancy occ;
         unsigned threads = cfg->block[0] * cfg->block[1] * cfg->block[2];
         uint64_t limit = 0;
-        if (sched_occupancy(dev->preset, threads, at.num_regs, at.shared_bytes + cfg->shared_bytes, &occ) == LOOM_OK)
+        if (kernel_occupancy(k, threads, cfg->shared_bytes, &occ) == LOOM_OK)
             limit = (uint64_t)occ.ctas_per_sm * (uint64_t)dev->props.multiprocessors;
         if (nctas > limit)
             return fail(LOOM_ERR_INVALID_CONFIG, "cooperative launch of '%s': %llu blocks, but at most %llu can be "

@@ -16,7 +16,9 @@
  * the maximum (boost) SM clock the runtime reports as clockRate, in kHz; memory clocks are
  * what deviceQuery prints as "Memory Clock rate". The H100 row was read with
  * cudaGetDeviceProperties on an H100 80GB HBM3 (driver 580); older boards give their
- * nominal memory size, as the runtime's figure depends on the driver and ECC. */
+ * nominal memory size, as the runtime's figure depends on the driver and ECC. The H100's
+ * 64 named barriers per SM were measured (tests/occupancy/h100.txt: kernels using 3 get 21
+ * CTAs per SM); the other presets leave barriers unlimited. */
 
 #define KIB ((size_t)1024)
 #define MIB (1024 * KIB)
@@ -50,7 +52,7 @@ static const struct sched_preset presets[] = {
             .regs = 65536, .max_regs_per_cta = 65536, .max_regs_per_thread = 255,
             .reg_alloc = SCHED_REG_ALLOC_WARP, .reg_alloc_unit = 256, .warp_alloc_unit = 4,
             .shared = 228 * KIB, .shared_per_cta_max = 227 * KIB, .shared_alloc_unit = 128,
-            .shared_reserved_per_cta = 1 * KIB,
+            .shared_reserved_per_cta = 1 * KIB, .barriers = 64,
         },
     },
     {
@@ -240,6 +242,7 @@ const char *sched_limit_name(enum sched_limit limit)
         [SCHED_LIMIT_REGISTERS] = "registers",
         [SCHED_LIMIT_SHARED] = "shared memory",
         [SCHED_LIMIT_CTAS] = "CTAs per SM",
+        [SCHED_LIMIT_BARRIERS] = "named barriers",
         [SCHED_LIMIT_BLOCK_SIZE] = "block size",
     };
     return (unsigned)limit < SCHED_LIMIT_COUNT_ ? names[limit] : "?";
@@ -298,7 +301,7 @@ static unsigned ctas_by_shared(const struct sched_sm_limits *sm, size_t shared_p
 
 enum loom_status sched_occupancy(const struct sched_preset *preset, unsigned threads_per_block,
                                  unsigned regs_per_thread, size_t shared_per_block,
-                                 struct sched_occupancy *out)
+                                 unsigned barriers_per_cta, struct sched_occupancy *out)
 {
     if (preset == NULL || out == NULL || threads_per_block == 0)
         return LOOM_ERR_INVALID_VALUE;
@@ -312,6 +315,7 @@ enum loom_status sched_occupancy(const struct sched_preset *preset, unsigned thr
                                           &out->regs_per_cta);
     out->by_shared = ctas_by_shared(sm, shared_per_block, &out->shared_per_cta);
     out->by_ctas = sm->max_ctas;
+    out->by_barriers = sm->barriers && barriers_per_cta ? sm->barriers / barriers_per_cta : UINT_MAX;
 
     if (threads_per_block > (unsigned)preset->props.max_threads_per_block) {
         out->limit = SCHED_LIMIT_BLOCK_SIZE;
@@ -322,6 +326,7 @@ enum loom_status sched_occupancy(const struct sched_preset *preset, unsigned thr
         [SCHED_LIMIT_REGISTERS] = out->by_registers,
         [SCHED_LIMIT_SHARED] = out->by_shared,
         [SCHED_LIMIT_CTAS] = out->by_ctas,
+        [SCHED_LIMIT_BARRIERS] = out->by_barriers,
     };
     out->limit = SCHED_LIMIT_WARPS;
     for (unsigned i = 1; i < sizeof by / sizeof by[0]; i++)
@@ -332,4 +337,15 @@ enum loom_status sched_occupancy(const struct sched_preset *preset, unsigned thr
     out->active_threads = out->ctas_per_sm * threads_per_block;
     out->occupancy = (double)out->active_warps / sm->max_warps;
     return LOOM_OK;
+}
+
+unsigned sched_max_threads(const struct sched_preset *preset, unsigned regs_per_thread)
+{
+    const struct sched_sm_limits *sm = &preset->sm;
+    unsigned warp = (unsigned)preset->props.warp_size;
+    unsigned warps = (unsigned)preset->props.max_threads_per_block / warp;
+    unsigned regs_per_cta;
+    while (warps > 0 && ctas_by_registers(sm, warps, regs_per_thread, &regs_per_cta) == 0)
+        warps--;
+    return warps * warp;
 }

@@ -34,6 +34,7 @@ struct sched_sm_limits {
     size_t shared_per_cta_max;      /* the most one CTA may use (opt-in limit), excl. reserved */
     size_t shared_alloc_unit;       /* shared memory is allocated in multiples of this */
     size_t shared_reserved_per_cta; /* set aside by the driver for each CTA (1 KiB on 8.0+) */
+    unsigned barriers;              /* named barriers per SM, shared by its CTAs (0: not a limit) */
 };
 
 /* An emulated GPU: what the CUDA runtime reports for it, and its per-SM limits. */
@@ -62,6 +63,7 @@ enum sched_limit {
     SCHED_LIMIT_REGISTERS,  /* register file */
     SCHED_LIMIT_SHARED,     /* shared memory */
     SCHED_LIMIT_CTAS,       /* resident CTAs per SM */
+    SCHED_LIMIT_BARRIERS,   /* named barriers per SM */
     SCHED_LIMIT_BLOCK_SIZE, /* the CTA has more threads than a block may have: none fit */
     SCHED_LIMIT_COUNT_
 };
@@ -80,6 +82,7 @@ struct sched_occupancy {
     unsigned by_registers;
     unsigned by_shared;
     unsigned by_ctas;
+    unsigned by_barriers;
     unsigned regs_per_cta;    /* registers allocated to one CTA */
     size_t shared_per_cta;    /* shared memory allocated to one CTA, reserved part included */
     enum sched_limit limit;   /* the first resource (in enum order) that sets ctas_per_sm */
@@ -88,11 +91,17 @@ struct sched_occupancy {
 /* Computes how many CTAs of a kernel can be resident on one SM of `preset`, the way the
  * CUDA occupancy calculator does (cudaOccupancyMaxActiveBlocksPerMultiprocessor with the
  * default shared-memory carve-out). shared_per_block is static plus dynamic shared memory
- * per CTA; the per-CTA limit applied is the opt-in maximum. Returns LOOM_ERR_INVALID_VALUE
+ * per CTA; the per-CTA limit applied is the opt-in maximum; barriers_per_cta is the named
+ * barriers the kernel uses (ptx_barriers_used). Returns LOOM_ERR_INVALID_VALUE
  * when threads_per_block is 0; LOOM_OK otherwise, with ctas_per_sm = 0 when a CTA exceeds a
  * per-CTA limit (its `limit` says which). */
 enum loom_status sched_occupancy(const struct sched_preset *preset, unsigned threads_per_block,
                                  unsigned regs_per_thread, size_t shared_per_block,
-                                 struct sched_occupancy *out);
+                                 unsigned barriers_per_cta, struct sched_occupancy *out);
+
+/* The most threads a CTA of a kernel with regs_per_thread registers may have on `preset`:
+ * the block limit, lowered to whole warps whose registers fit the register file (what
+ * cudaFuncGetAttributes reports as maxThreadsPerBlock before __launch_bounds__). */
+unsigned sched_max_threads(const struct sched_preset *preset, unsigned regs_per_thread);
 
 #endif

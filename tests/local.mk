@@ -18,7 +18,7 @@ tests_unit_check_loom_SOURCES += tests/unit/check_ptx.c tests/unit/check_ptx_dem
 TESTS += tests/ptx/run-bad.sh
 EXTRA_DIST += tests/ptx/run-bad.sh tests/ptx/bad tests/ptx/good
 # cli/loom_cmd_run.c: argument errors (golden messages) and valid runs
-TESTS += tests/cli/run-args.sh tests/cli/docs-sync.sh tests/cli/exec-libs.sh tests/cli/progress.sh tests/cli/dump-ptx.sh tests/cli/readme-support.sh
+TESTS += tests/cli/run-args.sh tests/cli/docs-sync.sh tests/cli/exec-libs.sh tests/cli/progress.sh tests/cli/dump-ptx.sh tests/cli/readme-support.sh tests/cli/install.sh tests/cli/sanitizer.sh
 EXTRA_DIST += tests/cli
 # ptx/ptx_input.c: PTX input over the 256 MiB limit (/dev/zero, pipes, large files) is refused
 TESTS += tests/cli/input-limit.sh
@@ -55,6 +55,9 @@ EXTRA_DIST += tests/edge/float
 # sched/: CTAs waiting on other CTAs with 1, 2 and 16 workers; cooperative grid sync; deterministic printf order
 TESTS += tests/sched/run.sh
 EXTRA_DIST += tests/sched/run.sh tests/sched/sched.cu tests/sched/sched.ptx tests/sched/gen_ptx.sh
+# emu/emu_mma.c, emu_mma_arith.c: the tensor-core family and a Triton tl.dot kernel against H100 recordings
+tests_unit_check_loom_SOURCES += tests/unit/check_emu_mma.c
+EXTRA_DIST += tests/edge/mma
 # emu/emu_video.c: the video instructions against H100 recordings
 tests_unit_check_loom_SOURCES += tests/unit/check_emu_video.c
 EXTRA_DIST += tests/edge/video
@@ -74,3 +77,12 @@ EXTRA_DIST += tests/simt
 # interpreter give one answer per file; skipped unless LOOM_SUITES_PTX names gen.sh's output
 TESTS += tests/suites/run.sh
 EXTRA_DIST += tests/suites
+# ptx/ptx_regalloc.c, sched/sched_preset.c: the register estimate and the occupancy rules against
+# an H100's answers for every kernel of the repository (tests/occupancy/h100.txt), and ptxas's
+# register counts recomputed when ptxas is installed
+tests_unit_check_loom_SOURCES += tests/unit/check_ptx_regalloc.c
+check_PROGRAMS += tests/occupancy/occ_compare
+tests_occupancy_occ_compare_SOURCES = tests/occupancy/occ_compare.c
+tests_occupancy_occ_compare_LDADD = libloom.la libloomemu.la libloommem.la libloomptx.la $(HWLOC_LIBS) $(FFI_LIBS) -lm
+TESTS += tests/occupancy/run.sh tests/occupancy/ptxas.sh
+EXTRA_DIST += tests/occupancy/run.sh tests/occupancy/ptxas.sh tests/occupancy/h100.txt tests/occupancy/cudaptx

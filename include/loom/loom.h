@@ -192,25 +192,39 @@ unsigned loom_kernel_param_count(const struct loom_kernel *k);
 void loom_kernel_param(const struct loom_kernel *k, unsigned index, struct loom_param_info *out_info);
 
 struct loom_kernel_attrs {
-    unsigned num_regs;
+    unsigned num_regs;          /* per thread, as ptxas would allocate them (an estimate) */
     size_t shared_bytes;        /* static */
     size_t local_bytes;         /* per thread */
     size_t const_bytes;
     size_t param_bytes;
-    unsigned max_threads_per_block;  /* the device's, lowered by .maxntid and .reqntid */
+    unsigned max_threads_per_block;  /* the device's, lowered to what num_regs leaves room
+                                        for, and by .maxntid and .reqntid */
     unsigned ptx_version;       /* 10 * major + minor */
     unsigned sm;                /* .target */
     size_t max_dynamic_shared;  /* settable attribute */
+    unsigned barriers;          /* named barriers the kernel uses (they bound occupancy) */
 };
 void loom_kernel_attrs(const struct loom_kernel *k, struct loom_kernel_attrs *out_attrs);
 enum loom_status loom_kernel_set_max_dynamic_shared(struct loom_kernel *k, size_t bytes);
 /* CTAs of k that fit on one SM of the emulated device with this block size and
- * dynamic shared memory (the CUDA occupancy calculator's rules). */
+ * dynamic shared memory (the CUDA occupancy calculator's rules, over num_regs, shared
+ * memory and barriers; .maxntid is not consulted, as CUDA does not). */
 enum loom_status loom_kernel_occupancy(struct loom_kernel *k, unsigned threads_per_block, size_t dyn_shared,
                                        unsigned *out_ctas_per_sm);
 
 /* Device memory. Addresses are 64-bit device addresses; on Loom they are
  * also valid host addresses, which is how managed memory works. */
+/* A live allocation of the host API (loom_malloc, loom_malloc_managed), for leak reports. */
+struct loom_alloc_info {
+    uint64_t addr;
+    size_t size;
+    unsigned id;                 /* allocation number, as reports give it (#id) */
+    bool managed;                /* loom_malloc_managed */
+};
+/* Calls fn for each live allocation the host API made and did not free, in address order
+ * (not module variables, the in-kernel heap or registered host memory). */
+void loom_foreach_allocation(struct loom_device *dev, void (*fn)(const struct loom_alloc_info *a, void *ctx),
+                             void *ctx);
 enum loom_status loom_malloc(struct loom_device *dev, size_t size, uint64_t *out_addr);
 enum loom_status loom_malloc_managed(struct loom_device *dev, size_t size, uint64_t *out_addr);
 enum loom_status loom_free(struct loom_device *dev, uint64_t addr);

@@ -29,7 +29,7 @@ for cmd in run exec check info; do
             { echo "FAIL: docs/USAGE.md's loom $cmd section does not document $opt"; fails=$((fails + 1)); }
     done
 done
-exec_synopsis=$(grep '^loom exec \[' "$readme")
+exec_synopsis=$(awk '/^loom exec \[/ { p = 1; print; next } p && /^ / { print; next } { p = 0 }' "$readme")
 for opt in $(help_options exec); do
     count=$((count + 1))
     echo "$exec_synopsis" | grep -q -e "\\[$opt\\b" ||

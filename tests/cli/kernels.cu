@@ -1,5 +1,5 @@
 // kernels.cu -- source of the PTX files used by run-args.sh (nvcc -arch=sm_80 -ptx -DONE, -DTWO,
-// -DNAMES ...).
+// -DNAMES, -DTYPES ...).
 #include <cstdio>
 
 // one.ptx: a module with a single kernel.
@@ -71,4 +71,20 @@ __global__ void bump(int *out) { out[threadIdx.x] += 1; }
 __global__ void twice(int *out) { out[threadIdx.x] *= 2; }
 __global__ void twice(float *out) { out[threadIdx.x] *= 2.0f; }
 }
+#endif
+
+#ifdef TYPES
+// types.ptx: scalars of the half-width floating types and raw bits, and a pointer that may be
+// null, stored into out as they arrive; and a half buffer doubled in place.
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+extern "C" __global__ void store_types(unsigned short *out, __half h, __nv_bfloat16 b, unsigned short bits,
+                                       const int *maybe)
+{
+    out[0] = __half_as_ushort(h);
+    out[1] = __bfloat16_as_ushort(b);
+    out[2] = bits;
+    out[3] = maybe == nullptr ? 1 : 0;
+}
+extern "C" __global__ void twice_half(__half *x) { x[threadIdx.x] = __hadd(x[threadIdx.x], x[threadIdx.x]); }
 #endif

@@ -11,8 +11,8 @@ LOOM=${LOOM:-$top_builddir/loom}
 [ -x "$LOOM" ] || { echo "progress.sh: $LOOM not built" >&2; exit 99; }
 command -v tmux >/dev/null || { echo "progress.sh: tmux not found; skipped"; exit 77; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/loom-progress.XXXXXX") || exit 99
-sock=$tmp/tmux.sock
-trap 'tmux -S "$sock" kill-server 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
+n=0
+trap 'for s in "$tmp"/tmux.*.sock; do tmux -S "$s" kill-server 2>/dev/null; done; rm -rf "$tmp"' EXIT INT TERM
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 run="$LOOM run $srcdir/tests/cli/spin.ptx --grid 3 --block 1 --workers 1 u64:3500000000"
@@ -20,13 +20,14 @@ run="$LOOM run $srcdir/tests/cli/spin.ptx --grid 3 --block 1 --workers 1 u64:350
 # screen CMD: runs CMD in a fresh 200-column terminal; sets $mid (the screen 3 s in) and
 # $end (the screen once CMD has ended, with "EXIT=status").
 screen() {
-    tmux -S "$sock" kill-server 2>/dev/null
+    n=$((n + 1))
+    sock=$tmp/tmux.$n.sock          # a server of its own: a new one on a socket just killed may fail
     tmux -S "$sock" -f /dev/null new-session -d -x 200 -y 20 "$1; echo EXIT=\$?; sleep 60" || return 1
     sleep 3
     mid=$(tmux -S "$sock" capture-pane -p)
     for _ in $(seq 1 100); do
         end=$(tmux -S "$sock" capture-pane -p)
-        case $end in *EXIT=*) return 0 ;; esac
+        case $end in *EXIT=*) tmux -S "$sock" kill-server 2>/dev/null; return 0 ;; esac
         sleep 0.2
     done
     return 1

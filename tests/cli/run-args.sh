@@ -72,6 +72,12 @@ err maxntid_threads 2 bounds.ptx --kernel maxn --grid 1 --block 16,16
 err unknown_kernel 2 two.ptx --kernel nope --grid 1 --block 1
 err kernel_needed 2 two.ptx --grid 1 --block 1
 err no_kernels 2 noentry.ptx --grid 1 --block 1
+T="types.ptx --kernel store_types --grid 1 --block 1 out:u16:4>$tmp/t.bin"
+err f16_range 2 $T f16:65520 bf16:0 b16:0 ptr:null
+err bf16_range 2 $T f16:0 bf16:3.4e39 b16:0 ptr:null
+err b16_range 2 $T f16:0 bf16:0 b16:65536 ptr:null
+err b16_negative 2 $T f16:0 bf16:0 b16:-32769 ptr:null
+err ptr_bad 2 $T f16:0 bf16:0 b16:0 ptr:nil
 err kernel_ambiguous 2 names.ptx --kernel twice --grid 1 --block 1 "out:s32:1>$tmp/o.bin"
 err kernel_template_ambiguous 2 names.ptx --kernel fill --grid 1 --block 1 "out:s32:1>$tmp/o.bin" s32:1
 err kernel_unknown_cxx 2 names.ptx --kernel 'lab::nope' --grid 1 --block 1
@@ -192,6 +198,34 @@ names_run 0700000007000000 'lab::fill<int>(int*, int)' "out:s32:2>$tmp/n.bin" s3
 names_run 0000e0400000e040 'void lab::fill<float>(float*, float)' "out:f32:2>$tmp/n.bin" f32:7
 names_run 0400000004000000 'lab::twice(int*)' "inout:s32:2=fill:2>$tmp/n.bin"
 names_run 0000804000008040 'lab::twice(float*)' "inout:f32:2=fill:2>$tmp/n.bin"
+
+# f16, bf16, raw bits and pointers (types.ptx stores what arrives, bit for bit).
+count=$((count + 1))
+if "$LOOM" run types.ptx --kernel store_types --grid 1 --block 1 "out:u16:4>$tmp/t.bin" f16:1.5 bf16:-2.25 \
+        b16:0xbeef ptr:null >"$tmp/out" 2>"$tmp/err"; then
+    [ "$(od -An -tx2 "$tmp/t.bin" | tr -d ' \n')" = 3e00c010beef0001 ] || fail "types: $(od -An -tx2 "$tmp/t.bin")"
+else
+    fail "types: exit status $?: $(cat "$tmp/err")"
+fi
+count=$((count + 1))
+"$LOOM" run types.ptx --kernel store_types --grid 1 --block 1 "out:u16:4>$tmp/t.bin" f16:-6e-8 bf16:3e38 \
+    b16:-1 ptr:0x1000 >/dev/null 2>"$tmp/err" && [ "$(od -An -tx2 "$tmp/t.bin" | tr -d ' \n')" = 80017f62ffff0000 ] ||
+    fail "types (subnormal, large, -1, pointer): $(od -An -tx2 "$tmp/t.bin") $(cat "$tmp/err")"
+count=$((count + 1))
+"$LOOM" run types.ptx --kernel twice_half --grid 1 --block 4 "inout:f16:4=iota>$tmp/h.bin" >/dev/null 2>"$tmp/err" &&
+    [ "$(od -An -tx2 "$tmp/h.bin" | tr -d ' \n')" = 0000400044004600 ] || fail "f16 iota buffer: $(od -An -tx2 "$tmp/h.bin")"
+
+# A numba kernel (numba_axpy.py): each array is seven parameters, meminfo, parent, nitems,
+# itemsize, data, shape and strides; out = a * x + y.
+count=$((count + 1))
+N="ptr:null ptr:null s64:32 s64:4"
+if "$LOOM" run numba_axpy.ptx --grid 1 --block 32 $N "out:f32:32>$tmp/n.bin" s64:32 s64:4 f32:2 \
+        $N in:f32:32=iota s64:32 s64:4 $N in:f32:32=fill:1 s64:32 s64:4 >"$tmp/out" 2>"$tmp/err"; then
+    python3 -c "import struct, sys; d = struct.unpack('32f', open(sys.argv[1], 'rb').read())
+sys.exit(d != tuple(2.0 * i + 1 for i in range(32)))" "$tmp/n.bin" || fail "numba axpy: wrong results"
+else
+    fail "numba axpy: exit status $?: $(cat "$tmp/err")"
+fi
 
 # The shapes that .reqntid and .maxntid allow.
 count=$((count + 1))

@@ -21,7 +21,7 @@ static struct sched_occupancy occupancy(const char *name, unsigned threads, unsi
                                         size_t shared)
 {
     struct sched_occupancy o;
-    ck_assert_int_eq(sched_occupancy(preset(name), threads, regs, shared, &o), LOOM_OK);
+    ck_assert_int_eq(sched_occupancy(preset(name), threads, regs, shared, 0, &o), LOOM_OK);
     return o;
 }
 
@@ -249,8 +249,8 @@ END_TEST
 START_TEST(test_invalid)
 {
     struct sched_occupancy o;
-    ck_assert_int_eq(sched_occupancy(sched_preset_default(), 0, 32, 0, &o), LOOM_ERR_INVALID_VALUE);
-    ck_assert_int_eq(sched_occupancy(NULL, 32, 32, 0, &o), LOOM_ERR_INVALID_VALUE);
+    ck_assert_int_eq(sched_occupancy(sched_preset_default(), 0, 32, 0, 0, &o), LOOM_ERR_INVALID_VALUE);
+    ck_assert_int_eq(sched_occupancy(NULL, 32, 32, 0, 0, &o), LOOM_ERR_INVALID_VALUE);
     o = occupancy("h100", 1025, 16, 0);
     ck_assert_uint_eq(o.ctas_per_sm, 0);
     ck_assert_int_eq(o.limit, SCHED_LIMIT_BLOCK_SIZE);
@@ -298,6 +298,30 @@ START_TEST(test_h100_measured)
 }
 END_TEST
 
+/* Named barriers share 64 per H100 SM (tests/occupancy/h100.txt: 3 barriers, 21 CTAs of
+ * 32 or 64 threads); maxThreadsPerBlock is what the registers leave room for (127
+ * registers: 512 threads, as the H100 reported). */
+START_TEST(test_barriers_and_max_threads)
+{
+    const struct sched_preset *h100 = preset("h100");
+    struct sched_occupancy o;
+    ck_assert_int_eq(sched_occupancy(h100, 32, 15, 512, 3, &o), LOOM_OK);
+    ck_assert_uint_eq(o.ctas_per_sm, 21);
+    ck_assert_int_eq(o.limit, SCHED_LIMIT_BARRIERS);
+    ck_assert_int_eq(sched_occupancy(h100, 128, 15, 512, 3, &o), LOOM_OK);
+    ck_assert_uint_eq(o.ctas_per_sm, 16);
+    ck_assert_int_eq(o.limit, SCHED_LIMIT_WARPS);
+    ck_assert_int_eq(sched_occupancy(h100, 32, 15, 0, 0, &o), LOOM_OK);
+    ck_assert_uint_eq(o.by_barriers, UINT_MAX);
+    ck_assert_str_eq(sched_limit_name(SCHED_LIMIT_BARRIERS), "named barriers");
+    ck_assert_uint_eq(sched_max_threads(h100, 127), 512);
+    ck_assert_uint_eq(sched_max_threads(h100, 64), 1024);
+    ck_assert_uint_eq(sched_max_threads(h100, 65), 896);
+    ck_assert_uint_eq(sched_max_threads(h100, 255), 256);
+    ck_assert_uint_eq(sched_max_threads(h100, 256), 0);
+}
+END_TEST
+
 Suite *sched_preset_suite(void);
 
 Suite *sched_preset_suite(void)
@@ -314,6 +338,7 @@ Suite *sched_preset_suite(void)
     tcase_add_test(tc, test_v100_by_hand);
     tcase_add_test(tc, test_old_by_hand);
     tcase_add_test(tc, test_invalid);
+    tcase_add_test(tc, test_barriers_and_max_threads);
     tcase_add_loop_test(tc, test_h100_measured, 0, (int)(sizeof h100_rows / sizeof h100_rows[0]));
     suite_add_tcase(s, tc);
     return s;
