@@ -336,10 +336,12 @@ struct emu_program {
 };
 
 /* ---- Decoding (emu_decode.c) ---------------------------------------------
- * The decoder walks each function's IR; for every instruction it asks the
- * family selectors in turn. A selector returns EMU_SEL_NO when the opcode is
- * not its family, EMU_SEL_OK when it filled *out, or EMU_SEL_UNSUPPORTED with
- * dc->why set ("unsupported instruction 'x.y.z'" is composed by the decoder). */
+ * The decoder walks each function's IR; for every instruction it asks the one
+ * family selector that ptx_ops.def's family column names. A selector returns
+ * EMU_SEL_OK when it filled *out, or EMU_SEL_UNSUPPORTED with dc->why set
+ * ("unsupported instruction 'x.y.z'" is composed by the decoder); EMU_SEL_NO
+ * (not its opcode) means the table and the family file disagree, an internal
+ * error that the unit suite check_ops finds. */
 enum emu_sel { EMU_SEL_NO, EMU_SEL_OK, EMU_SEL_UNSUPPORTED };
 
 struct emu_decoder;
@@ -372,7 +374,6 @@ enum emu_sel emu_sel_mem(struct emu_decoder *dc, const struct ptx_instr *pi, str
 enum emu_sel emu_sel_atom(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out);
 enum emu_sel emu_sel_warp(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out);
 enum emu_sel emu_sel_ctrl(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out);
-enum emu_sel emu_sel_sreg(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out);
 enum emu_sel emu_sel_video(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out);
 
 /* ---- Lane-loop helpers for handlers ---------------------------------------

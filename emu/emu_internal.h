@@ -97,6 +97,11 @@ const char *emu_simd_variant(void);
 struct emu_program *emu_program_build(const struct ptx_module *m, const struct emu_symbols *syms,
                                       struct ptx_diags *diags);
 void emu_program_free(struct emu_program *p);
+/* Whether the interpreter runs every instruction of a checked and analysed module:
+ * decodes it as a load would (any address for module-scope variables) and appends
+ * the same diagnostics, "unsupported instruction ..." ones included. `loom check`
+ * reports through this, so that what it accepts is what `loom run` runs. */
+bool emu_program_check(const struct ptx_module *m, struct ptx_diags *diags);
 const struct emu_func *emu_program_find(const struct emu_program *p, const char *name);
 
 /* Frame offset of a symbol of the current function (func params, locals, call-site params). */
