@@ -235,6 +235,7 @@ struct emu_fault {
 struct emu_launch;
 struct emu_race;
 struct emu_check;
+struct emu_async;
 
 struct emu_cta {
     const struct emu_launch *launch;
@@ -258,6 +259,7 @@ struct emu_cta {
     uint32_t live_threads;               /* threads not exited, valid unless live_stale (emu_exec.c) */
     bool live_stale;
     struct emu_race *race;               /* racecheck shadow of shared memory (emu_check.c), or NULL */
+    struct emu_async *async;             /* mbarriers and barrier.cluster (emu_async.c), or NULL */
 };
 
 /* What warp w waits on now. A barrier's release leaves the wait records of
@@ -375,6 +377,7 @@ enum emu_sel emu_sel_atom(struct emu_decoder *dc, const struct ptx_instr *pi, st
 enum emu_sel emu_sel_warp(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out);
 enum emu_sel emu_sel_ctrl(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out);
 enum emu_sel emu_sel_video(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out);
+enum emu_sel emu_sel_async(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out);
 
 /* ---- Lane-loop helpers for handlers ---------------------------------------
  * Row accessors and a masked write that the compiler turns into a blend. */

@@ -567,14 +567,13 @@ static const uint8_t op_family[PTX_OP_COUNT_] = {
 static const char *const family_refusal[EMU_FAM_COUNT_] = {
     [EMU_FAM_MMA] = "tensor-core instructions are not supported yet",
     [EMU_FAM_TEX] = "texture and surface instructions are not supported yet",
-    [EMU_FAM_ASYNC] = "asynchronous copies and mbarriers are not supported yet",
 };
 
 static const emu_selector selectors_baseline[EMU_FAM_COUNT_] = {
     [EMU_FAM_CTRL] = emu_sel_ctrl, [EMU_FAM_MEM] = emu_sel_mem, [EMU_FAM_INT] = emu_sel_int,
     [EMU_FAM_BITS] = emu_sel_bits, [EMU_FAM_CMP] = emu_sel_cmp, [EMU_FAM_FLOAT] = emu_sel_float,
     [EMU_FAM_HALF] = emu_sel_half, [EMU_FAM_CVT] = emu_sel_cvt, [EMU_FAM_ATOM] = emu_sel_atom,
-    [EMU_FAM_WARP] = emu_sel_warp, [EMU_FAM_VIDEO] = emu_sel_video,
+    [EMU_FAM_WARP] = emu_sel_warp, [EMU_FAM_VIDEO] = emu_sel_video, [EMU_FAM_ASYNC] = emu_sel_async,
 };
 
 #ifdef LOOM_EMU_V3
@@ -589,7 +588,7 @@ static const emu_selector selectors_v3[EMU_FAM_COUNT_] = {
     [EMU_FAM_CTRL] = emu_sel_ctrl_v3, [EMU_FAM_MEM] = emu_sel_mem_v3, [EMU_FAM_INT] = emu_sel_int_v3,
     [EMU_FAM_BITS] = emu_sel_bits_v3, [EMU_FAM_CMP] = emu_sel_cmp_v3, [EMU_FAM_FLOAT] = emu_sel_float_v3,
     [EMU_FAM_HALF] = emu_sel_half_v3, [EMU_FAM_CVT] = emu_sel_cvt_v3, [EMU_FAM_ATOM] = emu_sel_atom_v3,
-    [EMU_FAM_WARP] = emu_sel_warp_v3, [EMU_FAM_VIDEO] = emu_sel_video_v3,
+    [EMU_FAM_WARP] = emu_sel_warp_v3, [EMU_FAM_VIDEO] = emu_sel_video_v3, [EMU_FAM_ASYNC] = emu_sel_async,
 };
 #endif
 
@@ -597,6 +596,9 @@ static const emu_selector selectors_v3[EMU_FAM_COUNT_] = {
 static enum emu_family family_of(const struct ptx_instr *pi)
 {
     enum emu_family f = (enum emu_family)op_family[pi->op];
+    if (pi->op == PTX_OP_BARRIER)   /* barrier.cluster: the asynchronous barriers' family */
+        for (unsigned k = 0; k < pi->nmods; k++)
+            if (pi->mods[k] == PTX_MOD_CLUSTER) return EMU_FAM_ASYNC;
     if (f != EMU_FAM_ARITH)
         return f;
     enum ptx_type t = pi->ntypes ? pi->types[0] : PTX_T_NONE;

@@ -163,6 +163,10 @@ struct emu_warp_file {
 };
 void emu_simt_remove_lanes(struct emu_warp *w, emu_mask m, uint32_t from_depth);
 int emu_simt_settle(struct emu_warp *w);
+/* The asynchronous barriers' state of a CTA (emu_async.c): cleared for its next block,
+ * freed with it. */
+void emu_async_reset(struct emu_cta *cta);
+void emu_async_free(struct emu_cta *cta);
 int emu_barrier_arrive(struct emu_warp *w, const struct emu_inst *in, uint32_t id, uint32_t count,
                        emu_mask m);
 
