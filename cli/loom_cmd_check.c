@@ -1,4 +1,4 @@
-/* loom_cmd_check.c -- `loom check [--verbose] FILE.ptx...`: parse, check and analyse
+/* loom_cmd_check.c -- `loom check [--verbose] FILE.ptx...`: parse, check, analyse and decode
  * PTX files; print diagnostics, and with --verbose the resources and CFG per function. */
 #include <errno.h>
 #include <stdbool.h>
@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/loom_cli.h"
+#include "emu/emu_internal.h"
 #include "ptx/ptx_ir.h"
 
 /* Reads a whole file (or stdin for "-") of at most PTX_MAX_INPUT_BYTES; NULL after
@@ -197,6 +198,8 @@ static bool loom_check_file(const char *path, bool verbose)
     if (m) {
         ok = ptx_check(m, &d);
         ok = ptx_analyze(m, &d) && ok;
+        /* What the interpreter would refuse, from the decoder itself (one source of truth). */
+        ok = ok && emu_program_check(m, &d);
     }
     ptx_diags_print(&d, stdout);
     if (m && verbose) {
@@ -220,7 +223,8 @@ int loom_cmd_check(int argc, char **argv)
             verbose = true;
         } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             printf("usage: loom check [--verbose] FILE.ptx...\n"
-                   "Parses and checks PTX files; prints file:line:col diagnostics.\n"
+                   "Parses and checks PTX files; prints file:line:col diagnostics, instructions\n"
+                   "that Loom does not run yet included.\n"
                    "  --verbose  per kernel and function: parameters, registers by width and\n"
                    "             per thread as ptxas would allocate them (an estimate),\n"
                    "             shared/local bytes, basic blocks, reconvergence points, and\n"

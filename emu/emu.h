@@ -235,6 +235,7 @@ struct emu_fault {
 struct emu_launch;
 struct emu_race;
 struct emu_check;
+struct emu_async;
 
 struct emu_cta {
     const struct emu_launch *launch;
@@ -260,6 +261,7 @@ struct emu_cta {
     uint32_t live_threads;               /* threads not exited, valid unless live_stale (emu_exec.c) */
     bool live_stale;
     struct emu_race *race;               /* racecheck shadow of shared memory (emu_check.c), or NULL */
+    struct emu_async *async;             /* mbarriers and barrier.cluster (emu_async.c), or NULL */
 };
 
 /* What warp w waits on now. A barrier's release leaves the wait records of
@@ -339,10 +341,12 @@ struct emu_program {
 };
 
 /* ---- Decoding (emu_decode.c) ---------------------------------------------
- * The decoder walks each function's IR; for every instruction it asks the
- * family selectors in turn. A selector returns EMU_SEL_NO when the opcode is
- * not its family, EMU_SEL_OK when it filled *out, or EMU_SEL_UNSUPPORTED with
- * dc->why set ("unsupported instruction 'x.y.z'" is composed by the decoder). */
+ * The decoder walks each function's IR; for every instruction it asks the one
+ * family selector that ptx_ops.def's family column names. A selector returns
+ * EMU_SEL_OK when it filled *out, or EMU_SEL_UNSUPPORTED with dc->why set
+ * ("unsupported instruction 'x.y.z'" is composed by the decoder); EMU_SEL_NO
+ * (not its opcode) means the table and the family file disagree, an internal
+ * error that the unit suite check_ops finds. */
 enum emu_sel { EMU_SEL_NO, EMU_SEL_OK, EMU_SEL_UNSUPPORTED };
 
 struct emu_decoder;
@@ -375,9 +379,9 @@ enum emu_sel emu_sel_mem(struct emu_decoder *dc, const struct ptx_instr *pi, str
 enum emu_sel emu_sel_atom(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out);
 enum emu_sel emu_sel_warp(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out);
 enum emu_sel emu_sel_ctrl(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out);
-enum emu_sel emu_sel_sreg(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out);
 enum emu_sel emu_sel_video(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out);
 enum emu_sel emu_sel_mma(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out);
+enum emu_sel emu_sel_async(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out);
 
 /* ---- Lane-loop helpers for handlers ---------------------------------------
  * Row accessors and a masked write that the compiler turns into a blend. */

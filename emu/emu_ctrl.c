@@ -546,7 +546,6 @@ static enum emu_sel sel_bar(struct emu_decoder *dc, const struct ptx_instr *pi, 
         if (pi->mods[k] == PTX_MOD_WARP) warp = true;
         if (pi->mods[k] == PTX_MOD_ARRIVE) arrive = true;
         if (pi->mods[k] == PTX_MOD_RED) red = true;
-        if (pi->mods[k] == PTX_MOD_CLUSTER) return emu_dec_unsupported(dc, "cluster barriers are not supported yet");
     }
     if (warp) {
         if (pi->nops != 1) return emu_dec_unsupported(dc, "bar.warp.sync takes one operand");
@@ -663,17 +662,24 @@ enum emu_sel emu_sel_ctrl(struct emu_decoder *dc, const struct ptx_instr *pi, st
     case PTX_OP_BRKPT: out->fn = h_brkpt; return EMU_SEL_OK;
     case PTX_OP_BAR: case PTX_OP_BARRIER: return sel_bar(dc, pi, out);
     case PTX_OP_MEMBAR: case PTX_OP_FENCE:
-        /* Every ordering fence is a full sequentially consistent fence here
-         * (stronger is allowed); proxy and mbarrier fences are another matter. */
-        for (unsigned k = 0; k < pi->nmods; k++) {
-            const char *mn = ptx_mod_name(pi->mods[k]);
-            if (strstr(mn, "proxy") || strstr(mn, "mbarrier") || strstr(mn, "op_restrict"))
-                return emu_dec_unsupported(dc, "proxy and mbarrier fences are not supported yet");
-        }
+        /* Every fence is a full sequentially consistent fence here (stronger is
+         * allowed). Proxy fences (fence.proxy.async ...) order the asynchronous
+         * proxy's accesses, which Loom makes in program order at issue, and
+         * fence.mbarrier_init orders mbarrier.init, done at issue too. */
         out->fn = h_fence;
         return EMU_SEL_OK;
     case PTX_OP_NANOSLEEP: out->fn = h_nanosleep; return EMU_SEL_OK;
-    case PTX_OP_PMEVENT: case PTX_OP_GRIDDEPCONTROL: case PTX_OP_SETMAXNREG:
+    case PTX_OP_SETMAXNREG:
+        /* setmaxnreg.{inc,dec}.sync.aligned.u32 n: a hint on the warpgroup's registers,
+         * n in 24..256 and a multiple of 8 (PTX ISA "setmaxnreg"); no effect on results. */
+        if (pi->nops != 1 || pi->ops[0].kind != PTX_OPND_IMM_INT || pi->ops[0].ival < 24 || pi->ops[0].ival > 256 ||
+            pi->ops[0].ival % 8)
+            return emu_dec_unsupported(dc, "setmaxnreg takes a register count from 24 to 256, a multiple of 8");
+        if (pi->subop != PTX_MOD_INC && pi->subop != PTX_MOD_DEC)
+            return emu_dec_unsupported(dc, "setmaxnreg needs .inc or .dec");
+        out->fn = h_nop;
+        return EMU_SEL_OK;
+    case PTX_OP_PMEVENT: case PTX_OP_GRIDDEPCONTROL:
     case PTX_OP_PREFETCH: case PTX_OP_PREFETCHU: case PTX_OP_APPLYPRIORITY:
         out->fn = h_nop;
         return EMU_SEL_OK;

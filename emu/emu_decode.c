@@ -543,9 +543,37 @@ static bool emit(struct emu_decoder *dc, const struct emu_inst *in)
     return true;
 }
 
-static const emu_selector selectors_baseline[] = {
-    emu_sel_ctrl, emu_sel_mem, emu_sel_int, emu_sel_bits, emu_sel_cmp, emu_sel_float,
-    emu_sel_half, emu_sel_cvt, emu_sel_atom, emu_sel_warp, emu_sel_sreg, emu_sel_video, emu_sel_mma,
+/* ---- Handler selection -------------------------------------------------------------
+ * ptx_ops.def's family column names the one selector that decodes an opcode: an index
+ * into the selector arrays below (the baseline copy of the family files and the
+ * x86-64-v3 one). ARITH opcodes go to the integer, float or half family by their type.
+ * A family without a selector refuses its opcodes with its family's line. Adding a
+ * family file: a row in enum emu_family, its selector in both arrays (declared with
+ * EMU_DECLARE_V3 when the file is compiled twice), and its opcodes' family column. */
+enum emu_family {
+    EMU_FAM_NONE, EMU_FAM_CTRL, EMU_FAM_MEM, EMU_FAM_INT, EMU_FAM_BITS, EMU_FAM_CMP, EMU_FAM_FLOAT,
+    EMU_FAM_HALF, EMU_FAM_CVT, EMU_FAM_ATOM, EMU_FAM_WARP, EMU_FAM_VIDEO, EMU_FAM_ASYNC, EMU_FAM_MMA,
+    EMU_FAM_TEX, EMU_FAM_COUNT_,
+    EMU_FAM_ARITH = EMU_FAM_COUNT_,   /* resolved by type (family_of) */
+};
+
+static const uint8_t op_family[PTX_OP_COUNT_] = {
+#define PTX_OP(id, name, flags, types, shape, family, meaning) [PTX_OP_##id] = EMU_FAM_##family,
+#include "ptx/ptx_ops.def"
+#undef PTX_OP
+};
+
+/* Why a family without a selector refuses (NONE: the opcode's own name is given). */
+static const char *const family_refusal[EMU_FAM_COUNT_] = {
+    [EMU_FAM_TEX] = "texture and surface instructions are not supported yet",
+};
+
+static const emu_selector selectors_baseline[EMU_FAM_COUNT_] = {
+    [EMU_FAM_CTRL] = emu_sel_ctrl, [EMU_FAM_MEM] = emu_sel_mem, [EMU_FAM_INT] = emu_sel_int,
+    [EMU_FAM_BITS] = emu_sel_bits, [EMU_FAM_CMP] = emu_sel_cmp, [EMU_FAM_FLOAT] = emu_sel_float,
+    [EMU_FAM_HALF] = emu_sel_half, [EMU_FAM_CVT] = emu_sel_cvt, [EMU_FAM_ATOM] = emu_sel_atom,
+    [EMU_FAM_WARP] = emu_sel_warp, [EMU_FAM_VIDEO] = emu_sel_video, [EMU_FAM_ASYNC] = emu_sel_async,
+    [EMU_FAM_MMA] = emu_sel_mma,
 };
 
 #ifdef LOOM_EMU_V3
@@ -556,13 +584,31 @@ EMU_DECLARE_V3(ctrl) EMU_DECLARE_V3(mem) EMU_DECLARE_V3(int) EMU_DECLARE_V3(bits
 EMU_DECLARE_V3(float) EMU_DECLARE_V3(half) EMU_DECLARE_V3(cvt) EMU_DECLARE_V3(atom) EMU_DECLARE_V3(warp)
 EMU_DECLARE_V3(video)
 #undef EMU_DECLARE_V3
-static const emu_selector selectors_v3[] = {
-    emu_sel_ctrl_v3, emu_sel_mem_v3, emu_sel_int_v3, emu_sel_bits_v3, emu_sel_cmp_v3, emu_sel_float_v3,
-    emu_sel_half_v3, emu_sel_cvt_v3, emu_sel_atom_v3, emu_sel_warp_v3, emu_sel_sreg, emu_sel_video_v3, emu_sel_mma,
+static const emu_selector selectors_v3[EMU_FAM_COUNT_] = {
+    [EMU_FAM_CTRL] = emu_sel_ctrl_v3, [EMU_FAM_MEM] = emu_sel_mem_v3, [EMU_FAM_INT] = emu_sel_int_v3,
+    [EMU_FAM_BITS] = emu_sel_bits_v3, [EMU_FAM_CMP] = emu_sel_cmp_v3, [EMU_FAM_FLOAT] = emu_sel_float_v3,
+    [EMU_FAM_HALF] = emu_sel_half_v3, [EMU_FAM_CVT] = emu_sel_cvt_v3, [EMU_FAM_ATOM] = emu_sel_atom_v3,
+    [EMU_FAM_WARP] = emu_sel_warp_v3, [EMU_FAM_VIDEO] = emu_sel_video_v3, [EMU_FAM_ASYNC] = emu_sel_async,
+    [EMU_FAM_MMA] = emu_sel_mma,
 };
-_Static_assert(sizeof selectors_v3 == sizeof selectors_baseline, "one selector per family in each copy");
 #endif
-#define EMU_NSELECTORS (sizeof selectors_baseline / sizeof selectors_baseline[0])
+
+/* The family that decodes pi. */
+static enum emu_family family_of(const struct ptx_instr *pi)
+{
+    enum emu_family f = (enum emu_family)op_family[pi->op];
+    if (pi->op == PTX_OP_BARRIER)   /* barrier.cluster: the asynchronous barriers' family */
+        for (unsigned k = 0; k < pi->nmods; k++)
+            if (pi->mods[k] == PTX_MOD_CLUSTER) return EMU_FAM_ASYNC;
+    if (f != EMU_FAM_ARITH)
+        return f;
+    enum ptx_type t = pi->ntypes ? pi->types[0] : PTX_T_NONE;
+    if (t == PTX_T_F32 || t == PTX_T_F64 || t == PTX_T_F32X2)
+        return EMU_FAM_FLOAT;
+    if (t == PTX_T_F16 || t == PTX_T_F16X2 || t == PTX_T_BF16 || t == PTX_T_BF16X2)
+        return EMU_FAM_HALF;
+    return EMU_FAM_INT;
+}
 
 /* Which copy of the handlers a program gets: the x86-64-v3 one when it was
  * built and the CPU has AVX2, FMA and BMI2, unless LOOM_SIMD=baseline. Both
@@ -579,15 +625,6 @@ const char *emu_simd_variant(void)
     return "baseline";
 }
 
-/* Refusals by family, before selectors see them. */
-static const char *family_refusal(const struct ptx_instr *pi)
-{
-    uint32_t f = ptx_opcode_flags(pi->op);
-    if (f & PTX_OPF_TEXTURE) return "texture and surface instructions are not supported yet";
-    if (f & PTX_OPF_ASYNC) return "asynchronous and bulk copies are not supported yet";
-    return NULL;
-}
-
 static void decode_instr(struct emu_decoder *dc, uint32_t idx)
 {
     const struct ptx_instr *pi = &dc->fn->instrs[idx];
@@ -598,21 +635,22 @@ static void decode_instr(struct emu_decoder *dc, uint32_t idx)
     dc->pc_of[idx] = dc->ncode;
     char name[128];
     ptx_instr_name(pi, name, sizeof name);
-    const char *refuse = family_refusal(pi);
-    if (refuse) { dec_error(dc, "unsupported instruction '%s' (%s)", name, refuse); return; }
-
-    struct emu_inst out;
-    enum emu_sel r = EMU_SEL_NO;
-    const emu_selector *selectors = build_of(dc)->selectors;
-    for (size_t s = 0; s < EMU_NSELECTORS && r == EMU_SEL_NO; s++) {
-        memset(&out, 0, sizeof out);
-        out.guard = EMU_NOGUARD; out.e = EMU_NOREG; out.target = out.reconv = UINT32_MAX;
-        dc->npre = dc->npost = 0;
-        dc->nscratch32 = dc->nscratch64 = 0;
-        r = selectors[s](dc, pi, &out);
-        out.flow = s == 0;   /* selectors[0] is the control family's, the only one that changes the SIMT state */
+    enum emu_family fam = family_of(pi);
+    emu_selector sel = build_of(dc)->selectors[fam];
+    if (!sel) {
+        if (family_refusal[fam]) dec_error(dc, "unsupported instruction '%s' (%s)", name, family_refusal[fam]);
+        else dec_error(dc, "unsupported instruction '%s' (%s is not supported yet)", name, ptx_opcode_name(pi->op));
+        return;
     }
-    if (r == EMU_SEL_NO) { dec_error(dc, "unsupported instruction '%s'", name); return; }
+    struct emu_inst out;
+    memset(&out, 0, sizeof out);
+    out.guard = EMU_NOGUARD; out.e = EMU_NOREG; out.target = out.reconv = UINT32_MAX;
+    enum emu_sel r = sel(dc, pi, &out);
+    out.flow = fam == EMU_FAM_CTRL;   /* the only family that changes the SIMT state */
+    if (r == EMU_SEL_NO) {   /* ptx_ops.def names a family whose selector does not know the opcode */
+        dec_error(dc, "internal: no handler for '%s' in its family's selector", name);
+        return;
+    }
     if (r == EMU_SEL_UNSUPPORTED) {
         if (dc->why[0]) dec_error(dc, "unsupported instruction '%s' (%s)", name, dc->why);
         else dec_error(dc, "unsupported instruction '%s'", name);
@@ -1064,6 +1102,23 @@ struct emu_program *emu_program_build(const struct ptx_module *m, const struct e
     if (failed) { emu_program_free(p); return NULL; }
     if (!mark_runs(p)) { emu_program_free(p); return NULL; }
     return p;
+}
+
+/* Any module-scope variable has some address: emu_program_check needs no device. */
+static bool check_global_addr(void *ctx, const struct ptx_symbol *sym, uint64_t *out_addr)
+{
+    (void)ctx;
+    *out_addr = 0x10000000u + (uint64_t)((uintptr_t)sym & 0xffff0u);
+    return true;
+}
+
+bool emu_program_check(const struct ptx_module *m, struct ptx_diags *diags)
+{
+    static const struct emu_symbols any = { NULL, check_global_addr };
+    size_t before = diags->nerrors;
+    struct emu_program *p = emu_program_build(m, &any, diags);
+    emu_program_free(p);
+    return p && diags->nerrors == before;
 }
 
 void emu_program_free(struct emu_program *p)

@@ -581,6 +581,7 @@ void emu_cta_destroy(struct emu_cta *cta)
         free(w->stack); free(w->frames); free(w->spill);
     }
     emu_check_cta_free(cta);
+    emu_async_free(cta);
     free(cta->warps);
     free(cta->shared);
     free(cta);
@@ -667,6 +668,7 @@ void emu_cta_begin(struct emu_cta *cta, const uint32_t ctaid[3], uint32_t smid)
      * pending (a fault) leaves state behind. */
     if (cta->bars_pending) memset(cta->bars, 0, sizeof cta->bars);
     cta->bars_pending = 0;
+    emu_async_reset(cta);
     cta->runnable = cta->nwarps >= 32 ? ~0u : (1u << cta->nwarps) - 1;
     if (L->zero_shared && cta->shared_size) memset(cta->shared, 0, cta->shared_size);
     for (uint32_t i = 0; i < cta->nwarps; i++) {

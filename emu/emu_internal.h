@@ -97,6 +97,11 @@ const char *emu_simd_variant(void);
 struct emu_program *emu_program_build(const struct ptx_module *m, const struct emu_symbols *syms,
                                       struct ptx_diags *diags);
 void emu_program_free(struct emu_program *p);
+/* Whether the interpreter runs every instruction of a checked and analysed module:
+ * decodes it as a load would (any address for module-scope variables) and appends
+ * the same diagnostics, "unsupported instruction ..." ones included. `loom check`
+ * reports through this, so that what it accepts is what `loom run` runs. */
+bool emu_program_check(const struct ptx_module *m, struct ptx_diags *diags);
 const struct emu_func *emu_program_find(const struct emu_program *p, const char *name);
 
 /* Frame offset of a symbol of the current function (func params, locals, call-site params). */
@@ -158,6 +163,10 @@ struct emu_warp_file {
 };
 void emu_simt_remove_lanes(struct emu_warp *w, emu_mask m, uint32_t from_depth);
 int emu_simt_settle(struct emu_warp *w);
+/* The asynchronous barriers' state of a CTA (emu_async.c): cleared for its next block,
+ * freed with it. */
+void emu_async_reset(struct emu_cta *cta);
+void emu_async_free(struct emu_cta *cta);
 int emu_barrier_arrive(struct emu_warp *w, const struct emu_inst *in, uint32_t id, uint32_t count,
                        emu_mask m);
 

@@ -1163,6 +1163,8 @@ static enum emu_sel sel_mov(struct emu_decoder *dc, const struct ptx_instr *pi, 
         out->fn = h_movp;
         out->d = emu_dec_pred(dc, d);
         if (a->kind == PTX_OPND_IMM_INT) out->sub = a->ival ? 2 : 1;
+        /* Loom launches no clusters but the implicit ones of one CTA */
+        else if (a->kind == PTX_OPND_SREG && a->sreg == PTX_SREG_IS_EXPLICIT_CLUSTER) out->sub = 1;
         else out->a = emu_dec_pred(dc, a);
         return EMU_SEL_OK;
     }

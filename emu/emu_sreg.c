@@ -86,9 +86,3 @@ int emu_sreg_dynamic(struct emu_decoder *dc, enum ptx_sreg s, bool wide, uint16_
     *out_row = row;
     return p->fn != NULL;
 }
-
-/* Special registers are operands, not instructions: nothing to select here. */
-enum emu_sel emu_sel_sreg(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out)
-{
-    return EMU_SEL_NO;
-}

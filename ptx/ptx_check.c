@@ -24,9 +24,9 @@ static void ptx_cerr(struct ptx_checker *c, struct ptx_loc loc, const char *fmt,
     va_end(ap);
 }
 
-/* Operand shape of the common opcodes (PTX ISA chapter 9, each instruction's
- * "Syntax"): operand count range, number of type suffixes required, and one
- * letter per operand position for type checking:
+/* Operand shape of an instruction, from the shape column of ptx_ops.def (PTX ISA
+ * chapter 9, each instruction's "Syntax"): operand count range, number of type suffixes
+ * required, and one letter per operand position for type checking:
  *   T  instruction type (types[0])      S  second type (types[1])
  *   D  twice the width of types[0]      U  32-bit integer (shift amounts, masks, bit positions)
  *   P  predicate                        A  address
@@ -35,85 +35,59 @@ static void ptx_cerr(struct ptx_checker *c, struct ptx_loc loc, const char *fmt,
  * The last letter repeats for extra operands. */
 struct ptx_shape {
     uint8_t min, max, ntypes;
-    const char *spec;
+    char spec[12];
 };
 
-static const struct ptx_shape *ptx_shape_of(const struct ptx_instr *in)
+/* Reads a shape as ptx_ops.def spells it ("1TTT[T": one type, three operands and an
+ * optional fourth); false for NULL (irregular). */
+static bool ptx_shape_read(const char *text, struct ptx_shape *out)
 {
-    static const struct ptx_shape binary = { 3, 3, 1, "TTT" }, unary = { 2, 2, 1, "TT" },
-                                  ternary = { 4, 4, 1, "TTTT" };
-    static const struct ptx_shape mulwide = { 3, 3, 1, "DTT" }, madwide = { 4, 4, 1, "DTTD" };
-    static const struct ptx_shape minmax = { 3, 4, 1, "TTTT" }, count = { 2, 2, 1, "UT" };
-    static const struct ptx_shape shift = { 3, 3, 1, "TTU" }, bfe = { 4, 4, 1, "TTUU" };
-    static const struct ptx_shape bfi = { 5, 5, 1, "TTTUU" }, selp = { 4, 4, 1, "TTTP" };
-    static const struct ptx_shape slct = { 4, 4, 2, "TTTS" }, set = { 3, 4, 2, "TSSP" };
-    static const struct ptx_shape cvt = { 2, 4, 2, "LCCC" }, cvta = { 2, 2, 1, "TT" };
-    static const struct ptx_shape ld = { 2, 3, 1, "LA." }, st = { 2, 3, 1, "AL." };
-    static const struct ptx_shape atom = { 3, 5, 1, "LALL." }, red = { 2, 3, 1, "AL." };
-    static const struct ptx_shape testp = { 2, 2, 1, "PT" }, isspacep = { 2, 2, 0, "P." };
-    static const struct ptx_shape bra = { 1, 1, 0, "." }, brx = { 2, 2, 0, "U." };
-    static const struct ptx_shape none = { 0, 0, 0, "" }, lop3 = { 5, 7, 1, "......." };
-    static const struct ptx_shape bmsk = { 3, 3, 1, "TUU" }, szext = { 3, 3, 1, "TTU" };
-    static const struct ptx_shape shf = { 4, 4, 1, "TTTU" }, prmt = { 4, 4, 1, "TTTU" };
-    static const struct ptx_shape fns = { 4, 4, 1, "UUUU" }, dp = { 4, 4, 2, "UUUU" };
-    static const struct ptx_shape activemask = { 1, 1, 1, "T" }, redux = { 3, 3, 1, "TTU" };
-    static const struct ptx_shape mov = { 2, 2, 1, "TT" }, setp = { 3, 5, 1, "....." };
-    static const struct ptx_shape barsync = { 1, 2, 0, "UU" };
-    switch (in->op) {
-    case PTX_OP_ADD: case PTX_OP_SUB: case PTX_OP_DIV: case PTX_OP_REM: case PTX_OP_AND:
-    case PTX_OP_OR: case PTX_OP_XOR: case PTX_OP_COPYSIGN: case PTX_OP_ADDC: case PTX_OP_SUBC:
-    case PTX_OP_MUL24:
-        return &binary;
-    case PTX_OP_MUL:
-        return in->subop == PTX_MOD_WIDE ? &mulwide : &binary;
-    case PTX_OP_MAD: case PTX_OP_MADC:
-        return in->subop == PTX_MOD_WIDE ? &madwide : &ternary;
-    case PTX_OP_MAD24: case PTX_OP_SAD: case PTX_OP_FMA:
-        return &ternary;
-    case PTX_OP_MIN: case PTX_OP_MAX:
-        return &minmax;
-    case PTX_OP_ABS: case PTX_OP_NEG: case PTX_OP_NOT: case PTX_OP_CNOT: case PTX_OP_BREV:
-    case PTX_OP_RCP: case PTX_OP_SQRT: case PTX_OP_RSQRT: case PTX_OP_SIN: case PTX_OP_COS:
-    case PTX_OP_LG2: case PTX_OP_EX2: case PTX_OP_TANH:
-        return &unary;
-    case PTX_OP_POPC: case PTX_OP_CLZ: case PTX_OP_BFIND:
-        return &count;
-    case PTX_OP_SHL: case PTX_OP_SHR:
-        return &shift;
-    case PTX_OP_BFE: return &bfe;
-    case PTX_OP_BFI: return &bfi;
-    case PTX_OP_BMSK: return &bmsk;
-    case PTX_OP_SZEXT: return &szext;
-    case PTX_OP_SHF: return &shf;
-    case PTX_OP_PRMT: return &prmt;
-    case PTX_OP_FNS: return &fns;
-    case PTX_OP_DP4A: case PTX_OP_DP2A: return &dp;
-    case PTX_OP_LOP3: return &lop3;
-    case PTX_OP_SELP: return &selp;
-    case PTX_OP_SLCT: return &slct;
-    case PTX_OP_SET: return &set;
-    case PTX_OP_SETP: return &setp;
-    case PTX_OP_TESTP: return &testp;
-    case PTX_OP_MOV: return &mov;
-    case PTX_OP_CVT: return in->flags & PTX_IF_PACK ? NULL : &cvt;
-    case PTX_OP_CVTA: return &cvta;
-    case PTX_OP_ISSPACEP: return &isspacep;
-    case PTX_OP_LD: case PTX_OP_LDU: return &ld;
-    case PTX_OP_ST: return in->subop ? NULL : &st;   /* st.async / st.bulk have other shapes */
-    case PTX_OP_ATOM: return &atom;
-    case PTX_OP_RED: return in->subop == PTX_MOD_ASYNC ? NULL : &red;
-    case PTX_OP_BRA: return &bra;
-    case PTX_OP_BRX: return &brx;
-    case PTX_OP_RET: case PTX_OP_EXIT: case PTX_OP_TRAP: case PTX_OP_MEMBAR: case PTX_OP_BRKPT:
-        return &none;
-    case PTX_OP_ACTIVEMASK: return &activemask;
-    case PTX_OP_REDUX: return &redux;
-    case PTX_OP_BAR:
-    case PTX_OP_BARRIER:
-        return in->subop == PTX_MOD_NONE_ ? &barsync : NULL;
-    default:
-        return NULL;
+    if (!text)
+        return false;
+    memset(out, 0, sizeof *out);
+    out->ntypes = (uint8_t)(*text++ - '0');
+    bool optional = false;
+    for (; *text && out->max + 1 < (int)sizeof out->spec; text++) {
+        if (*text == '[') {
+            optional = true;
+            continue;
+        }
+        out->spec[out->max++] = *text;
+        if (!optional)
+            out->min++;
     }
+    return true;
+}
+
+/* The shape of in: its opcode's row, but for the modifiers that change it (.wide
+ * products, cvt.pack, st.async/st.bulk, red.async, bar/barrier other than .sync);
+ * false when the form is irregular. */
+static bool ptx_shape_of(const struct ptx_instr *in, struct ptx_shape *out)
+{
+    const char *text = ptx_opcode_shape(in->op);
+    switch (in->op) {
+    case PTX_OP_MUL:
+        if (in->subop == PTX_MOD_WIDE) text = "1DTT";
+        break;
+    case PTX_OP_MAD: case PTX_OP_MADC:
+        if (in->subop == PTX_MOD_WIDE) text = "1DTTD";
+        break;
+    case PTX_OP_CVT:
+        if (in->flags & PTX_IF_PACK) text = NULL;
+        break;
+    case PTX_OP_ST:
+        if (in->subop) text = NULL;
+        break;
+    case PTX_OP_RED:
+        if (in->subop == PTX_MOD_ASYNC) text = NULL;
+        break;
+    case PTX_OP_BAR: case PTX_OP_BARRIER:
+        if (in->subop != PTX_MOD_NONE_) text = NULL;
+        break;
+    default:
+        break;
+    }
+    return ptx_shape_read(text, out);
 }
 
 /* Kind of a type for compatibility: bit-size types match everything of their size. */
@@ -321,7 +295,14 @@ static void ptx_check_instr(struct ptx_checker *c)
                      i + 1, c->name);
     }
 
-    const struct ptx_shape *sh = ptx_shape_of(in);
+    uint64_t types = ptx_opcode_types(in->op);
+    if (in->ntypes && types != PTX_TY_ANY && (unsigned)in->types[0] < 64 && !(types >> in->types[0] & 1)) {
+        ptx_cerr(c, in->loc, "'%s': %s is not a type of %s", c->name, ptx_type_name(in->types[0]),
+                 ptx_opcode_name(in->op));
+        return;
+    }
+    struct ptx_shape shape;
+    const struct ptx_shape *sh = ptx_shape_of(in, &shape) ? &shape : NULL;
     if (sh) {
         if (in->ntypes < sh->ntypes) {
             ptx_cerr(c, in->loc, "missing type suffix for '%s'", c->name);

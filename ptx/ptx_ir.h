@@ -12,7 +12,7 @@
 
 /* Opcodes: one row each in ptx_ops.def. */
 enum ptx_opcode {
-#define PTX_OP(id, name, flags, meaning) PTX_OP_##id,
+#define PTX_OP(id, name, flags, types, shape, family, meaning) PTX_OP_##id,
 #include "ptx/ptx_ops.def"
 #undef PTX_OP
     PTX_OP_COUNT_
@@ -30,6 +30,7 @@ enum ptx_op_flag {
     PTX_OPF_ASYNC    = 1u << 7, /* async / bulk copies */
     PTX_OPF_VIDEO    = 1u << 8, /* video instructions */
     PTX_OPF_NOOP     = 1u << 9, /* performance hint, no architectural effect */
+    PTX_OPF_PURE     = 1u << 10, /* the result is a pure function of the operands (ptx_uniform.c) */
 };
 
 /* Instruction suffixes: one row each in ptx_mods.def (types excluded). */
@@ -76,6 +77,17 @@ enum ptx_type {
     PTX_T_E4M3X4, PTX_T_E5M2X4, PTX_T_E2M3X4, PTX_T_E3M2X4, PTX_T_E2M1X4,
     PTX_T_COUNT_
 };
+
+/* Sets of types (bit t for enum ptx_type t): column 4 of ptx_ops.def. */
+#define PTX_TY(t) (1ull << PTX_T_##t)
+#define PTX_TY_INT (PTX_TY(B8) | PTX_TY(B16) | PTX_TY(B32) | PTX_TY(B64) | PTX_TY(U8) | PTX_TY(U16) | \
+                    PTX_TY(U32) | PTX_TY(U64) | PTX_TY(S8) | PTX_TY(S16) | PTX_TY(S32) | PTX_TY(S64))
+#define PTX_TY_FLT (PTX_TY(F32) | PTX_TY(F64))
+#define PTX_TY_HLF (PTX_TY(F16) | PTX_TY(F16X2) | PTX_TY(BF16) | PTX_TY(BF16X2))
+#define PTX_TY_I16X2 (PTX_TY(U16X2) | PTX_TY(S16X2))
+#define PTX_TY_F32X2 PTX_TY(F32X2)
+#define PTX_TY_PRED PTX_TY(PRED)
+#define PTX_TY_ANY (~0ull)
 
 /* State spaces. */
 enum ptx_space {
@@ -398,6 +410,10 @@ struct ptx_symbol *ptx_find_global(const struct ptx_module *m, const char *name)
 /* Table queries. */
 const char *ptx_opcode_name(enum ptx_opcode op);
 uint32_t ptx_opcode_flags(enum ptx_opcode op);
+/* The types the first type suffix of op may name (PTX_TY_* bits), and its operand shape
+ * as ptx_ops.def spells it (NULL: irregular). */
+uint64_t ptx_opcode_types(enum ptx_opcode op);
+const char *ptx_opcode_shape(enum ptx_opcode op);
 const char *ptx_mod_name(enum ptx_mod mod);
 enum ptx_mod_cat ptx_mod_category(enum ptx_mod mod);
 const char *ptx_type_name(enum ptx_type t);   /* ".b32" */

@@ -7,13 +7,26 @@
 #include "ptx/ptx_ir.h"
 
 static const char *const ptx_op_names[] = {
-#define PTX_OP(id, name, flags, meaning) name,
+#define PTX_OP(id, name, flags, types, shape, family, meaning) name,
 #include "ptx/ptx_ops.def"
 #undef PTX_OP
 };
 
 static const uint32_t ptx_op_flagtab[] = {
-#define PTX_OP(id, name, flags, meaning) (flags),
+#define PTX_OP(id, name, flags, types, shape, family, meaning) (flags),
+#include "ptx/ptx_ops.def"
+#undef PTX_OP
+};
+
+_Static_assert(PTX_T_COUNT_ <= 64, "a type set (ptx_ops.def's types) is a 64-bit mask");
+static const uint64_t ptx_op_typetab[] = {
+#define PTX_OP(id, name, flags, types, shape, family, meaning) (types),
+#include "ptx/ptx_ops.def"
+#undef PTX_OP
+};
+
+static const char *const ptx_op_shapes[] = {
+#define PTX_OP(id, name, flags, types, shape, family, meaning) shape,
 #include "ptx/ptx_ops.def"
 #undef PTX_OP
 };
@@ -121,6 +134,16 @@ const char *ptx_opcode_name(enum ptx_opcode op)
 uint32_t ptx_opcode_flags(enum ptx_opcode op)
 {
     return (unsigned)op < PTX_OP_COUNT_ ? ptx_op_flagtab[op] : 0;
+}
+
+uint64_t ptx_opcode_types(enum ptx_opcode op)
+{
+    return (unsigned)op < PTX_OP_COUNT_ ? ptx_op_typetab[op] : 0;
+}
+
+const char *ptx_opcode_shape(enum ptx_opcode op)
+{
+    return (unsigned)op < PTX_OP_COUNT_ ? ptx_op_shapes[op] : NULL;
 }
 
 const char *ptx_mod_name(enum ptx_mod mod)

@@ -54,9 +54,7 @@ int32_t ptx_sreg_lane_stride(enum ptx_sreg s)
     return s == PTX_SREG_TID_X || s == PTX_SREG_LANEID;
 }
 
-/* Opcodes whose results are a pure function of their operands (the same
- * operands give the same bits in every lane). Carry consumers (addc, subc,
- * madc) read the per-lane carry flag and are not. */
+/* Whether sym is a parameter of the entry fn. */
 static bool kernel_param(const struct ptx_func *fn, const struct ptx_symbol *sym)
 {
     for (uint32_t k = 0; fn->is_entry && sym && k < fn->nparams; k++)
@@ -64,26 +62,18 @@ static bool kernel_param(const struct ptx_func *fn, const struct ptx_symbol *sym
     return false;
 }
 
+/* Whether instruction pi computes a pure function of its operands: the opcodes
+ * marked P in ptx_ops.def, a cvta other than of a local window (whose generic
+ * address differs per thread), and an ld of a kernel parameter (the same for every
+ * thread; a call's parameters are not). */
 static bool op_pure(const struct ptx_func *fn, const struct ptx_instr *pi)
 {
-    switch (pi->op) {
-    case PTX_OP_ADD: case PTX_OP_SUB: case PTX_OP_MUL: case PTX_OP_MAD: case PTX_OP_MUL24: case PTX_OP_MAD24:
-    case PTX_OP_SAD: case PTX_OP_DIV: case PTX_OP_REM: case PTX_OP_ABS: case PTX_OP_NEG: case PTX_OP_MIN:
-    case PTX_OP_MAX: case PTX_OP_POPC: case PTX_OP_CLZ: case PTX_OP_BFIND: case PTX_OP_BREV: case PTX_OP_BFE:
-    case PTX_OP_BFI: case PTX_OP_BMSK: case PTX_OP_SZEXT: case PTX_OP_FMA: case PTX_OP_COPYSIGN:
-    case PTX_OP_TESTP: case PTX_OP_RCP: case PTX_OP_SQRT: case PTX_OP_RSQRT:
-    case PTX_OP_SET: case PTX_OP_SETP: case PTX_OP_SELP: case PTX_OP_SLCT: case PTX_OP_AND: case PTX_OP_OR:
-    case PTX_OP_XOR: case PTX_OP_NOT: case PTX_OP_CNOT: case PTX_OP_LOP3: case PTX_OP_SHF: case PTX_OP_SHL:
-    case PTX_OP_SHR: case PTX_OP_MOV: case PTX_OP_PRMT: case PTX_OP_CVT:
+    if (ptx_opcode_flags(pi->op) & PTX_OPF_PURE)
         return true;
-    case PTX_OP_CVTA:   /* a local window's generic address differs per thread */
+    if (pi->op == PTX_OP_CVTA)
         return pi->space != PTX_SPACE_LOCAL;
-    case PTX_OP_LD:     /* a kernel's parameters are the same for every thread (a call's are not) */
-        return pi->space == PTX_SPACE_PARAM && pi->nops == 2 && pi->ops[1].kind == PTX_OPND_ADDR &&
-               pi->ops[1].reg < 0 && kernel_param(fn, pi->ops[1].sym);
-    default:
-        return false;
-    }
+    return pi->op == PTX_OP_LD && pi->space == PTX_SPACE_PARAM && pi->nops == 2 &&
+           pi->ops[1].kind == PTX_OPND_ADDR && pi->ops[1].reg < 0 && kernel_param(fn, pi->ops[1].sym);
 }
 
 /* Whether operand op, read, has the same value in every lane. */

@@ -11,6 +11,8 @@ tests_unit_check_loom_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) -DLOOM_SRCDIR='"$(ab
 tests_unit_check_loom_LDADD = libloom.la libloomemu.la libloommem.la libloomptx.la $(CHECK_LIBS) $(HWLOC_LIBS) $(FFI_LIBS) -lm
 TESTS += tests/unit/check_loom
 EXTRA_DIST += tests/run-specs.py tests/record-gpu.sh tests/tsan.supp
+# ptx/ptx_ops.def: every (opcode, type) of the table decodes or is refused with a reason
+tests_unit_check_loom_SOURCES += tests/unit/check_ops.c
 # emu/emu_host.c: printf FIFO and device heap
 tests_unit_check_loom_SOURCES += tests/unit/check_emu_host.c
 # ptx/: front-end unit tests (the demangler too) and golden diagnostics of malformed PTX

@@ -56,6 +56,10 @@ fault null_ptr 1 null_ptr.ptx --grid 1 --block 64 u64:0 s32:9
 fault trap 1 trap.ptx --grid 2 --block 64 "out:s32:128>$O"
 fault assert 1 assert.ptx --grid 2 --block 64 in:s32:128=iota s32:128
 fault deadlock 1 deadlock.ptx --grid 1 --block 64 "out:s32:64>$O"
+fault mbarrier_uninit 1 mbarrier.ptx --kernel mb_uninit --grid 1 --block 64
+fault mbarrier_underflow 1 mbarrier.ptx --kernel mb_underflow --grid 1 --block 64
+fault mbarrier_wrong_phase 1 mbarrier.ptx --kernel mb_wrong_phase --grid 1 --block 64
+fault cluster_wait_alone 1 mbarrier.ptx --kernel cluster_wait_alone --grid 1 --block 64
 fault timeout 1 spin.ptx --kernel spin --grid 1 --block 1024 --timeout 0.2 "out:s32:1024>$O"
 
 # clean NAME PTX ARGS...: `loom run PTX ARGS` succeeds silently (checks that find nothing).

@@ -19,7 +19,7 @@
 
 Suite *emu_mma_suite(void);
 
-static struct edge_file mma_rows, m8n8k4_rows, triton_rows;
+static struct edge_file mma_rows, m8n8k4_rows, triton_rows, pipe_rows;
 
 /* Runs one kernel of runs.txt and compares every output with expected/ bit for bit: the
  * accumulation's rounding of every shape and type, the fragment layouts, ldmatrix and co. */
@@ -43,33 +43,21 @@ START_TEST(test_triton_kernel)
 }
 END_TEST
 
+/* The same with num_stages 3: Triton's cp.async software pipeline (emu_async.c) feeding
+ * ldmatrix and mma.sync. */
+START_TEST(test_triton_pipe_kernel)
+{
+    edge_run_row(&pipe_rows, _i);
+}
+END_TEST
+
 /* The suites must not pass vacuously: some rows have recorded outputs. */
 START_TEST(test_some_recorded)
 {
     edge_assert_recorded(&mma_rows);
     edge_assert_recorded(&m8n8k4_rows);
     edge_assert_recorded(&triton_rows);
-}
-END_TEST
-
-/* Kernels recorded on the H100 whose instructions Loom does not have yet are refused at
- * load time, naming the instruction. When one loads, its rows (triton/pipe/runs.txt)
- * belong in the edge suites above. */
-START_TEST(test_pending_refused)
-{
-    static const struct { const char *ptx, *name; } cases[] = {
-        { MMA_DIR "/triton/pipe/tl_dot_pipe.ptx", "cp.async" },
-    };
-    struct loom_device *dev;
-    ck_assert_int_eq(loom_device_create(NULL, &dev), LOOM_OK);
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        struct loom_module *mod;
-        enum loom_status st = loom_module_load_file(dev, cases[i].ptx, &mod);
-        ck_assert_msg(st == LOOM_ERR_UNSUPPORTED, "%s loads (%d): move its rows into the edge suite", cases[i].ptx, st);
-        ck_assert_msg(strstr(loom_device_error(dev), cases[i].name) && strstr(loom_device_error(dev), "not supported yet"),
-                      "%s: report does not name '%s': %.500s", cases[i].ptx, cases[i].name, loom_device_error(dev));
-    }
-    loom_device_destroy(dev);
+    edge_assert_recorded(&pipe_rows);
 }
 END_TEST
 
@@ -123,15 +111,16 @@ Suite *emu_mma_suite(void)
     edge_load(MMA_DIR, &mma_rows);
     edge_load(MMA_DIR "/m8n8k4", &m8n8k4_rows);
     edge_load(MMA_DIR "/triton", &triton_rows);
+    edge_load(MMA_DIR "/triton/pipe", &pipe_rows);
     TCase *tc = tcase_create("edge");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_some_recorded);
     tcase_add_loop_test(tc, test_edge_kernel, 0, edge_loop_count(&mma_rows));
     tcase_add_loop_test(tc, test_m8n8k4_kernel, 0, edge_loop_count(&m8n8k4_rows));
     tcase_add_loop_test(tc, test_triton_kernel, 0, edge_loop_count(&triton_rows));
+    tcase_add_loop_test(tc, test_triton_pipe_kernel, 0, edge_loop_count(&pipe_rows));
     suite_add_tcase(s, tc);
     TCase *sel = tcase_create("selection");
-    tcase_add_test(sel, test_pending_refused);
     tcase_add_test(sel, test_refused_by_name);
     suite_add_tcase(s, sel);
     return s;

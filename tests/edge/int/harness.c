@@ -100,7 +100,7 @@ const struct ptx_instr *emu_dec_instr(const struct emu_decoder *dc) { return dc-
 
 /* ---- A PTX line parser for the generator's forms ----------------------------------- */
 static const struct { const char *name; enum ptx_opcode op; } opnames[] = {
-#define PTX_OP(id, name, flags, meaning) { name, PTX_OP_##id },
+#define PTX_OP(id, name, flags, types, shape, family, meaning) { name, PTX_OP_##id },
 #include "ptx/ptx_ops.def"
 #undef PTX_OP
 };
