@@ -545,7 +545,7 @@ static bool emit(struct emu_decoder *dc, const struct emu_inst *in)
 
 static const emu_selector selectors_baseline[] = {
     emu_sel_ctrl, emu_sel_mem, emu_sel_int, emu_sel_bits, emu_sel_cmp, emu_sel_float,
-    emu_sel_half, emu_sel_cvt, emu_sel_atom, emu_sel_warp, emu_sel_sreg, emu_sel_video,
+    emu_sel_half, emu_sel_cvt, emu_sel_atom, emu_sel_warp, emu_sel_sreg, emu_sel_video, emu_sel_tex,
 };
 
 #ifdef LOOM_EMU_V3
@@ -558,7 +558,7 @@ EMU_DECLARE_V3(video)
 #undef EMU_DECLARE_V3
 static const emu_selector selectors_v3[] = {
     emu_sel_ctrl_v3, emu_sel_mem_v3, emu_sel_int_v3, emu_sel_bits_v3, emu_sel_cmp_v3, emu_sel_float_v3,
-    emu_sel_half_v3, emu_sel_cvt_v3, emu_sel_atom_v3, emu_sel_warp_v3, emu_sel_sreg, emu_sel_video_v3,
+    emu_sel_half_v3, emu_sel_cvt_v3, emu_sel_atom_v3, emu_sel_warp_v3, emu_sel_sreg, emu_sel_video_v3, emu_sel_tex,
 };
 _Static_assert(sizeof selectors_v3 == sizeof selectors_baseline, "one selector per family in each copy");
 #endif
@@ -584,7 +584,6 @@ static const char *family_refusal(const struct ptx_instr *pi)
 {
     uint32_t f = ptx_opcode_flags(pi->op);
     if (f & PTX_OPF_TENSOR) return "tensor-core instructions are not supported yet";
-    if (f & PTX_OPF_TEXTURE) return "texture and surface instructions are not supported yet";
     if (f & PTX_OPF_ASYNC) return "asynchronous and bulk copies are not supported yet";
     return NULL;
 }

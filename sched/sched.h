@@ -163,6 +163,8 @@ void sched_event_unref_locked(struct loom_event *e);
 void sched_wait_idle(struct sched *s);
 /* True on a worker while it runs a host function (SCHED_OP_HOST). */
 bool sched_in_host_func(void);
+/* Records msg as the calling thread's last API error and returns s (loom_api.c). */
+enum loom_status sched_api_fail(enum loom_status s, const char *msg);
 /* The host-function watchdog (sched_watch.c), started when the pool has a time limit. */
 bool sched_watch_start(struct sched *s);
 void sched_watch_stop(struct sched *s);

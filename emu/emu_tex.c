@@ -1,0 +1,554 @@
+/* emu_tex.c -- texture and surface instructions over texture and surface objects (unified
+ * mode: the object is a .u64 handle in a register): tex, tld4, txq, suld.b, sust.b, suq. */
+#include "config.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+#include "emu/emu_internal.h"
+#include "emu/emu_lanes.h"
+#include "include/loom/loom.h"
+#include "memory/mem.h"
+#include "memory/mem_tex.h"
+
+/* in->sub: the geometry named by the instruction. */
+enum tex_shape { SH_1D, SH_2D, SH_3D, SH_A1D, SH_A2D };
+/* in->sub2 for tex and tld4: the coordinates are integers (tex.*.s32). */
+#define TX_INT_COORDS 1u
+/* in->imm for suld/sust: bytes per element | boundary mode << 8. */
+enum su_mode { SU_TRAP, SU_CLAMP, SU_ZERO };
+/* in->imm for txq/suq: the attribute asked for. */
+enum tex_query { Q_WIDTH, Q_HEIGHT, Q_DEPTH, Q_ARRAY_SIZE, Q_NORMALIZED, Q_FILTER, Q_ADDR0, Q_ADDR1, Q_ADDR2,
+                 Q_LEVELS, Q_SAMPLES };
+
+/* ---- Objects ------------------------------------------------------------------------ */
+
+/* The texture (magic MEM_TEXOBJ_MAGIC) or surface object whose handle lane l holds, checked:
+ * a live object of that kind whose texels are live memory. Faults otherwise. */
+static const struct mem_texobj *object(struct emu_warp *w, const struct emu_inst *in, unsigned l, uint64_t h,
+                                       uint32_t magic)
+{
+    struct mem_space *mem = w->cta->launch->mem;
+    const struct mem_alloc *a = mem_find(mem, h, sizeof(struct mem_texobj));
+    const struct mem_texobj *o = (const struct mem_texobj *)(uintptr_t)h;
+    const char *what = magic == MEM_TEXOBJ_MAGIC ? "texture" : "surface";
+    if (!a || a->base != h || !(a->flags & MEM_TEXOBJ) || o->magic != magic) {
+        emu_fault(w, in, l, LOOM_ERR_ILLEGAL_ADDRESS, h, 0, "0x%" PRIx64 " is not a live %s object", h, what);
+        return NULL;
+    }
+    if (!mem_find(mem, o->data, o->span)) {
+        emu_fault(w, in, l, LOOM_ERR_ILLEGAL_ADDRESS, o->data, 0,
+                  "%s object 0x%" PRIx64 " reads %s at 0x%" PRIx64 ", which was freed", what, h,
+                  o->array ? "an array" : "memory", o->array ? o->array : o->data);
+        return NULL;
+    }
+    return o;
+}
+
+/* ---- Texels ------------------------------------------------------------------------- */
+
+/* sRGB to linear of an 8-bit channel (the IEC 61966-2-1 curve), rounded to float. */
+static float srgb_to_linear(uint32_t v)
+{
+    double c = v / 255.0;
+    return (float)(c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4));
+}
+
+/* Channel c of the texel at p as the instruction returns it: float bits for float formats
+ * and normalised reads, else the integer sign- or zero-extended. */
+static uint32_t channel(const struct mem_texobj *o, const uint8_t *p, unsigned c)
+{
+    uint32_t v = 0;
+    unsigned bytes = o->bits / 8u;
+    memcpy(&v, p + c * bytes, bytes);
+    if (o->kind == MEM_TEX_FLOAT) return o->bits == 16 ? emu_f16_to_f32(v) : v;
+    bool sgn = o->kind == MEM_TEX_SIGNED;
+    if (o->bits < 32 && sgn) v = (uint32_t)((int32_t)(v << (32 - o->bits)) >> (32 - o->bits));
+    if (!o->read_normalized) return v;
+    if (o->srgb && o->bits == 8 && !sgn && c < 3) return emu_b32(srgb_to_linear(v));
+    float scale = o->bits == 8 ? (sgn ? 127.0f : 255.0f) : (sgn ? 32767.0f : 65535.0f);
+    float f = (sgn ? (float)(int32_t)v : (float)v) / scale;
+    return emu_b32(f < -1.0f ? -1.0f : f);
+}
+
+/* Whether the texture returns floats (else integers). */
+static bool returns_float(const struct mem_texobj *o)
+{
+    return o->kind == MEM_TEX_FLOAT || o->read_normalized;
+}
+
+/* The four channels of texel (x, y, z), already in range; channels the format lacks read 0
+ * (alpha too, on an H100). */
+static void texel(const struct mem_texobj *o, int64_t x, int64_t y, int64_t z, uint32_t out[4])
+{
+    const uint8_t *p = (const uint8_t *)(uintptr_t)(o->data + (uint64_t)z * o->slice + (uint64_t)y * o->pitch +
+                                                   (uint64_t)x * o->channels * (o->bits / 8u));
+    for (unsigned c = 0; c < 4; c++)
+        out[c] = c < o->channels ? channel(o, p, c) : 0;
+}
+
+/* Index i of an axis of n texels under an address mode; false when it falls on the border. */
+static bool address(int64_t i, int64_t n, unsigned mode, int64_t *out)
+{
+    switch (mode) {
+    case MEM_TEX_WRAP: i %= n; *out = i < 0 ? i + n : i; return true;
+    case MEM_TEX_MIRROR: {
+        int64_t p = i % (2 * n);
+        if (p < 0) p += 2 * n;
+        *out = p < n ? p : 2 * n - 1 - p;
+        return true;
+    }
+    case MEM_TEX_BORDER: *out = i; return i >= 0 && i < n;
+    default: *out = i < 0 ? 0 : i >= n ? n - 1 : i; return true;
+    }
+}
+
+/* Coordinate x of an axis of n texels in texels. Normalised coordinates wrap or mirror as
+ * normalised values first (x - floor(x); mirrored about 1 every 2), then scale by n; the
+ * texel indices then wrap or mirror once more at the edges (address). Unnormalised ones
+ * only clamp or take the border: wrap and mirror clamp there, as on an H100. */
+static float texel_coord(const struct mem_texobj *o, unsigned axis, float x, int64_t n)
+{
+    if (!o->coords_normalized) return x;
+    if (o->address[axis] == MEM_TEX_WRAP) x -= floorf(x);
+    else if (o->address[axis] == MEM_TEX_MIRROR) {
+        x -= 2.0f * floorf(x * 0.5f);
+        if (x > 1.0f) x = 2.0f - x;
+    }
+    return x * (float)n;
+}
+
+/* The address mode of an axis as used: wrap and mirror need normalised coordinates. */
+static unsigned axis_mode(const struct mem_texobj *o, unsigned axis)
+{
+    unsigned m = o->address[axis];
+    return !o->coords_normalized && (m == MEM_TEX_WRAP || m == MEM_TEX_MIRROR) ? MEM_TEX_CLAMP : m;
+}
+
+/* floor of a float coordinate as an integer, saturated far outside any texture. */
+static int64_t floor_index(float x)
+{
+    if (!(x == x)) return 0;
+    float f = floorf(x);
+    return f < -1e9f ? -1000000000 : f > 1e9f ? 1000000000 : (int64_t)f;
+}
+
+/* The texel coordinates of a point sample: (ix, iy, iz) and the layer. */
+struct tex_at { int64_t i[3]; int64_t layer; };
+
+/* The texel at integer coordinates q (axes beyond dims ignored) after addressing: its
+ * channels, or the border colour. */
+static void fetch(const struct mem_texobj *o, const int64_t q[3], int64_t layer, uint32_t out[4])
+{
+    int64_t n[3] = { o->width, o->height, o->depth }, r[3] = { 0, 0, 0 };
+    unsigned axes = o->dims == 1 && o->resource == MEM_TEX_ARRAY ? 2 : o->dims;   /* see sample */
+    for (unsigned k = 0; k < axes; k++)
+        if (!address(q[k], n[k], o->resource == MEM_TEX_LINEAR ? MEM_TEX_BORDER : axis_mode(o, k), &r[k])) {
+            for (unsigned c = 0; c < 4; c++)
+                out[c] = o->resource == MEM_TEX_LINEAR ? 0 : returns_float(o) ? emu_b32(o->border[c])
+                                                                              : (uint32_t)(int32_t)o->border[c];
+            return;
+        }
+    if (o->layered) {   /* layers are slices; the index is unsigned, clamped to the last */
+        uint64_t top = o->depth - 1u;
+        r[2] = (int64_t)((uint32_t)layer > top ? top : (uint32_t)layer);
+    }
+    texel(o, r[0], r[1], r[2], out);
+}
+
+/* The filtering weight of a coordinate in texels: its texel below (i) and the fraction
+ * toward the next as the GPU keeps it, 8 fractional bits (0..256). */
+static int weight(float u, int64_t *out_i)
+{
+    float b = u - 0.5f;
+    int64_t i = floor_index(b);
+    float frac = b - floorf(b);
+    *out_i = i;
+    if (!(b == b)) return 0;
+    return (int)floorf(frac * 256.0f + 0.5f);
+}
+
+/* The float nearest x, ties away from zero: how the GPU's filter rounds its sum. */
+static float round_ties_away(long double x)
+{
+    float f = (float)x;
+    if ((long double)f != x && isfinite(f)) {
+        float other = nextafterf(f, x > (long double)f ? INFINITY : -INFINITY);
+        if (x - (long double)f == (long double)other - x && fabsf(other) > fabsf(f)) f = other;
+    }
+    return f;
+}
+
+/* Samples texture o at float coordinates c (x, y, z) and a layer. Linear filtering weighs
+ * the 2, 4 or 8 texels around the point as an H100 does (PTX ISA "Texture Filtering", and
+ * recordings): each axis's weight toward the upper texel is its fraction in 8 bits (0..256,
+ * ties up); a corner's weight is the product of its axes' weights, rounded back to 8 bits
+ * (ties to even) after each axis; the weighted sum is exact and rounded once, ties away
+ * from zero. A 1-D array is sampled as a 2-D one of height 1 at y = 0: its row and the row
+ * above it (the border colour under a border mode) weigh half each, exactly. */
+static void sample(const struct mem_texobj *o, const float c[3], int64_t layer, uint32_t out[4])
+{
+    int64_t n[3] = { o->width, o->height, o->depth };
+    bool flat = o->dims == 1 && o->resource == MEM_TEX_ARRAY;
+    unsigned axes = o->dims;
+    float u[3] = { 0, 0, 0 };
+    for (unsigned k = 0; k < axes; k++) u[k] = texel_coord(o, k, c[k], n[k]);
+    if (!o->linear || !returns_float(o)) {
+        int64_t q[3] = { 0, 0, 0 };
+        for (unsigned k = 0; k < axes; k++) q[k] = floor_index(u[k]);
+        fetch(o, q, layer, out);
+        return;
+    }
+    int64_t i0[3] = { 0, 0, 0 };
+    unsigned wt[3] = { 0, 0, 0 };
+    for (unsigned k = 0; k < axes; k++) wt[k] = (unsigned)weight(u[k], &i0[k]);
+    if (flat) i0[1] = -1, wt[1] = 128;
+    unsigned corners = 1u << (axes + flat);
+    long double acc[4] = { 0, 0, 0, 0 };
+    for (unsigned corner = 0; corner < corners; corner++) {
+        int64_t q[3] = { 0, 0, 0 };
+        unsigned wc = 256;
+        for (unsigned k = 0; k < axes + flat; k++) {
+            unsigned up = corner >> k & 1u, wk = up ? wt[k] : 256 - wt[k];
+            unsigned p = wc * wk;
+            wc = flat && k == 1 ? p : (p + 127 + (p >> 8 & 1u)) >> 8;
+            q[k] = i0[k] + up;
+        }
+        if (wc == 0) continue;
+        uint32_t t[4];
+        fetch(o, q, layer, t);
+        for (unsigned ch = 0; ch < 4; ch++) acc[ch] += (long double)wc * emu_f32(t[ch]);
+    }
+    long double scale = flat ? 65536.0L : 256.0L;
+    for (unsigned ch = 0; ch < 4; ch++) out[ch] = emu_b32(round_ties_away(acc[ch] / scale));
+}
+
+/* ---- tex and tld4 --------------------------------------------------------------------- */
+
+/* Coordinate row k (x, y, z) of lane l as a float, and the layer. */
+static void lane_coords(const struct emu_warp *w, const struct emu_inst *in, unsigned l, float c[3],
+                        int64_t *layer)
+{
+    for (unsigned k = 0; k < 3; k++) {
+        uint16_t r = in->v[4 + k];
+        uint32_t b = r == EMU_NOREG ? 0 : w->r32[r][l];
+        c[k] = (in->sub2 & TX_INT_COORDS) ? (float)(int32_t)b : emu_f32(b);
+    }
+    *layer = in->v[7] == EMU_NOREG ? 0 : (int32_t)w->r32[in->v[7]][l];
+}
+
+/* tex: a sample of each lane's texture at its coordinates into four registers. Integer
+ * coordinates (tex.1d.*.s32: tex1Dfetch) name texels, with no filtering. */
+static int h_tex(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
+{
+    const struct mem_texobj *o = NULL;
+    uint64_t last = 0;
+    for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
+        if (!EMU_ON(m, l)) continue;
+        uint64_t h = w->r64[in->a][l];
+        if (!o || h != last) {
+            if (!(o = object(w, in, l, h, MEM_TEXOBJ_MAGIC))) return EMU_STOP_FAULT;
+            last = h;
+        }
+        float c[3];
+        int64_t layer;
+        lane_coords(w, in, l, c, &layer);
+        uint32_t t[4];
+        if (in->sub2 & TX_INT_COORDS) {
+            int64_t q[3] = { (int32_t)w->r32[in->v[4]][l], 0, 0 };
+            for (unsigned k = 1; k < 3; k++)
+                if (in->v[4 + k] != EMU_NOREG) q[k] = (int32_t)w->r32[in->v[4 + k]][l];
+            fetch(o, q, layer, t);
+        } else {
+            sample(o, c, layer, t);
+        }
+        for (unsigned k = 0; k < 4; k++)
+            if (in->v[k] != EMU_NOREG) w->r32[in->v[k]][l] = t[k];
+    }
+    return EMU_CONTINUE;
+}
+
+/* tld4: one channel (in->imm) of the four texels that linear filtering of a 2-D texture
+ * weighs, in the order (i, j+1), (i+1, j+1), (i+1, j), (i, j) (PTX ISA "tld4"). */
+static int h_tld4(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
+{
+    const struct mem_texobj *o = NULL;
+    uint64_t last = 0;
+    static const unsigned dx[4] = { 0, 1, 1, 0 }, dy[4] = { 1, 1, 0, 0 };
+    for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
+        if (!EMU_ON(m, l)) continue;
+        uint64_t h = w->r64[in->a][l];
+        if (!o || h != last) {
+            if (!(o = object(w, in, l, h, MEM_TEXOBJ_MAGIC))) return EMU_STOP_FAULT;
+            last = h;
+        }
+        float c[3];
+        int64_t layer, i[2] = { 0, 0 };
+        lane_coords(w, in, l, c, &layer);
+        weight(texel_coord(o, 0, c[0], o->width), &i[0]);
+        weight(texel_coord(o, 1, c[1], o->height), &i[1]);
+        for (unsigned k = 0; k < 4; k++) {
+            int64_t q[3] = { i[0] + dx[k], i[1] + dy[k], 0 };
+            uint32_t t[4];
+            fetch(o, q, layer, t);
+            if (in->v[k] != EMU_NOREG) w->r32[in->v[k]][l] = t[in->imm];
+        }
+    }
+    return EMU_CONTINUE;
+}
+
+/* ---- Surfaces ------------------------------------------------------------------------- */
+
+/* The byte address of lane l's surface access of `size` bytes, after the boundary mode;
+ * NULL with *out_skip set when the access is out of range under .zero; NULL and a fault
+ * under .trap. */
+static uint8_t *surface_at(struct emu_warp *w, const struct emu_inst *in, unsigned l, const struct mem_texobj *o,
+                           unsigned size, bool write, bool *out_skip)
+{
+    unsigned mode = (unsigned)(in->imm >> 8);
+    int64_t q[4] = { 0, 0, 0, 0 };   /* x in bytes, y, z, layer */
+    for (unsigned k = 0; k < 4; k++)
+        if (in->v[4 + k] != EMU_NOREG) q[k] = (int32_t)w->r32[in->v[4 + k]][l];
+    int64_t n[4] = { (int64_t)o->width * o->channels * (o->bits / 8), o->height, o->depth, 1 };
+    if (o->layered) {
+        n[3] = o->depth;
+        n[o->dims] = 1;
+        q[o->dims] = 0;
+    }
+    *out_skip = false;
+    bool out = q[0] < 0 || q[0] + (int64_t)size > n[0];
+    for (unsigned k = 1; k < 4; k++) out |= q[k] < 0 || q[k] >= n[k];
+    if (out && mode == SU_TRAP) {
+        emu_fault(w, in, l, LOOM_ERR_ILLEGAL_ADDRESS, o->data, size,
+                  "out-of-range surface %s of %u bytes at x %" PRId64 " bytes, y %" PRId64 ", z %" PRId64
+                  ", layer %" PRId64 "\n  the surface has %" PRId64 " bytes x %" PRId64 " x %" PRId64 " x %" PRId64
+                  " layers", write ? "write" : "read", size, q[0], q[1], q[2], q[3], n[0], n[1], n[2], n[3]);
+        return NULL;
+    }
+    if (out && mode == SU_ZERO) {
+        *out_skip = true;
+        return NULL;
+    }
+    q[0] = q[0] < 0 ? 0 : q[0] + (int64_t)size > n[0] ? n[0] - (int64_t)size : q[0];
+    for (unsigned k = 1; k < 4; k++) q[k] = q[k] < 0 ? 0 : q[k] >= n[k] ? n[k] - 1 : q[k];
+    q[0] -= q[0] % size;
+    int64_t z = o->layered ? q[3] : q[2];
+    return (uint8_t *)(uintptr_t)(o->data + (uint64_t)z * o->slice + (uint64_t)q[1] * o->pitch + (uint64_t)q[0]);
+}
+
+/* suld.b and sust.b: nv elements of in->imm & 0xff bytes each at the surface coordinates. */
+static int h_surface(struct emu_warp *w, const struct emu_inst *in, emu_mask m, bool write)
+{
+    unsigned es = (unsigned)(in->imm & 0xff), size = es * in->nv;
+    const struct mem_texobj *o = NULL;
+    uint64_t last = 0;
+    for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
+        if (!EMU_ON(m, l)) continue;
+        uint64_t h = w->r64[in->a][l];
+        if (!o || h != last) {
+            if (!(o = object(w, in, l, h, MEM_SURFOBJ_MAGIC))) return EMU_STOP_FAULT;
+            last = h;
+        }
+        bool skip;
+        uint8_t *p = surface_at(w, in, l, o, size, write, &skip);
+        if (!p && !skip) return EMU_STOP_FAULT;
+        for (unsigned k = 0; k < in->nv; k++) {
+            uint64_t v = 0;
+            if (write) {
+                if (skip) continue;
+                v = es == 8 ? w->r64[in->v[k]][l] : w->r32[in->v[k]][l];
+                memcpy(p + k * es, &v, es);
+                continue;
+            }
+            if (!skip) memcpy(&v, p + k * es, es);
+            if (es == 8) w->r64[in->v[k]][l] = v;
+            else w->r32[in->v[k]][l] = (uint32_t)v;
+        }
+    }
+    return EMU_CONTINUE;
+}
+
+static int h_suld(struct emu_warp *w, const struct emu_inst *in, emu_mask m) { return h_surface(w, in, m, false); }
+static int h_sust(struct emu_warp *w, const struct emu_inst *in, emu_mask m) { return h_surface(w, in, m, true); }
+
+/* txq and suq: an attribute of each lane's object. */
+static int h_query(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
+{
+    uint32_t magic = in->sub2 ? MEM_SURFOBJ_MAGIC : MEM_TEXOBJ_MAGIC;
+    for (unsigned l = 0; l < EMU_WARP_SIZE; l++) {
+        if (!EMU_ON(m, l)) continue;
+        const struct mem_texobj *o = object(w, in, l, w->r64[in->a][l], magic);
+        if (!o) return EMU_STOP_FAULT;
+        uint32_t v = 0;
+        switch (in->imm) {
+        case Q_WIDTH: v = o->width; break;
+        case Q_HEIGHT: v = o->dims >= 2 ? o->height : 1; break;
+        case Q_DEPTH: v = o->dims == 3 && !o->layered ? o->depth : 1; break;
+        case Q_ARRAY_SIZE: v = o->layered ? o->depth : 0; break;
+        case Q_NORMALIZED: v = o->coords_normalized; break;
+        case Q_FILTER: v = o->linear; break;
+        case Q_ADDR0: case Q_ADDR1: case Q_ADDR2: v = o->address[in->imm - Q_ADDR0]; break;
+        case Q_LEVELS: v = 1; break;
+        default: v = 0; break;
+        }
+        w->r32[in->d][l] = v;
+    }
+    return EMU_CONTINUE;
+}
+
+/* ---- Selection ------------------------------------------------------------------------ */
+
+static bool has_mod(const struct ptx_instr *pi, enum ptx_mod mod)
+{
+    for (unsigned k = 0; k < pi->nmods; k++)
+        if (pi->mods[k] == mod) return true;
+    return false;
+}
+
+/* The geometry suffix, or -1 with dc->why set. */
+static int shape_of(struct emu_decoder *dc, const struct ptx_instr *pi)
+{
+    static const struct { enum ptx_mod mod; int shape; } shapes[] = {
+        { PTX_MOD_1D, SH_1D }, { PTX_MOD_2D, SH_2D }, { PTX_MOD_3D, SH_3D },
+        { PTX_MOD_A1D, SH_A1D }, { PTX_MOD_A2D, SH_A2D },
+    };
+    for (unsigned k = 0; k < sizeof shapes / sizeof shapes[0]; k++)
+        if (has_mod(pi, shapes[k].mod)) return shapes[k].shape;
+    emu_dec_unsupported(dc, has_mod(pi, PTX_MOD_CUBE) || has_mod(pi, PTX_MOD_ACUBE)
+                                ? "cube-map textures are not supported yet"
+                                : "multisample and other texture geometries are not supported yet");
+    return -1;
+}
+
+/* The handle and coordinate operand [h, {c...}]: fills out->a and v[4..7] (x, y, z,
+ * layer; EMU_NOREG where absent). Texture references and samplers are refused. */
+static bool coordinates(struct emu_decoder *dc, const struct ptx_operand *op, int shape, struct emu_inst *out)
+{
+    if (op->kind != PTX_OPND_ADDR || op->reg < 0 || op->nelems != 1) {
+        emu_dec_unsupported(dc, "texture references and separate samplers are not supported yet "
+                                "(only texture and surface objects in a register)");
+        return false;
+    }
+    struct ptx_operand h = { .kind = PTX_OPND_REG, .reg = op->reg, .loc = op->loc };
+    out->a = emu_dec_src(dc, &h, PTX_T_U64);
+    const struct ptx_operand *c = &op->elems[0];
+    unsigned n = c->kind == PTX_OPND_VEC ? c->nelems : 1;
+    static const unsigned need[] = { [SH_1D] = 1, [SH_2D] = 2, [SH_3D] = 3, [SH_A1D] = 2, [SH_A2D] = 3 };
+    if (n < need[shape]) { emu_dec_unsupported(dc, "too few texture coordinates"); return false; }
+    bool layered = shape == SH_A1D || shape == SH_A2D;
+    for (unsigned k = 4; k < 8; k++) out->v[k] = EMU_NOREG;
+    for (unsigned k = 0; k < need[shape]; k++) {
+        const struct ptx_operand *e = c->kind == PTX_OPND_VEC ? &c->elems[k] : c;
+        uint16_t row = emu_dec_src(dc, e, PTX_T_B32);
+        if (layered && k == 0) out->v[7] = row;
+        else out->v[4 + k - layered] = row;
+    }
+    return true;
+}
+
+/* The four destinations {d0, d1, d2, d3} (r32 rows; sinks allowed). */
+static bool four_dsts(struct emu_decoder *dc, const struct ptx_operand *op, struct emu_inst *out)
+{
+    if (op->kind != PTX_OPND_VEC || op->nelems != 4) {
+        emu_dec_unsupported(dc, "texture results go to a vector of four registers");
+        return false;
+    }
+    for (unsigned k = 0; k < 4; k++) out->v[k] = emu_dec_dst(dc, &op->elems[k], PTX_T_B32);
+    return true;
+}
+
+static enum emu_sel sel_tex(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out, bool tld4)
+{
+    int shape = shape_of(dc, pi);
+    if (shape < 0) return EMU_SEL_UNSUPPORTED;
+    if (pi->ntypes != 2 || pi->vec != 4 || pi->nops < 2)
+        return emu_dec_unsupported(dc, "only .v4 texture fetches of 32-bit results are supported");
+    enum ptx_type dt = pi->types[0], ct = pi->types[1];
+    if (dt != PTX_T_F32 && dt != PTX_T_S32 && dt != PTX_T_U32)
+        return emu_dec_unsupported(dc, "texture results other than .f32, .s32 and .u32 are not supported yet");
+    if (ct != PTX_T_F32 && ct != PTX_T_S32) return emu_dec_unsupported(dc, "texture coordinates are .f32 or .s32");
+    bool level = has_mod(pi, PTX_MOD_LEVEL), grad = has_mod(pi, PTX_MOD_GRAD);
+    /* Loom's textures have one mipmap level: .level and .grad read level 0, which their
+     * level-of-detail operands cannot change. */
+    unsigned extra = level ? 1 : grad ? 2 : 0;
+    if (pi->nops != 2 + extra)
+        return emu_dec_unsupported(dc, "texture offsets, depth compares and sparse results are not supported yet");
+    if (tld4) {
+        if (shape != SH_2D) return emu_dec_unsupported(dc, "tld4 is supported for .2d textures");
+        out->imm = has_mod(pi, PTX_MOD_R) ? 0 : has_mod(pi, PTX_MOD_G) ? 1 : has_mod(pi, PTX_MOD_B) ? 2 : 3;
+    }
+    if (!four_dsts(dc, &pi->ops[0], out) || !coordinates(dc, &pi->ops[1], shape, out)) return EMU_SEL_UNSUPPORTED;
+    out->sub = (uint8_t)shape;
+    out->sub2 = ct == PTX_T_S32 ? TX_INT_COORDS : 0;
+    out->fn = tld4 ? h_tld4 : h_tex;
+    return EMU_SEL_OK;
+}
+
+static enum emu_sel sel_surface(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out, bool store)
+{
+    if (has_mod(pi, PTX_MOD_P)) return emu_dec_unsupported(dc, "formatted surface stores (.p) are not supported yet");
+    int shape = shape_of(dc, pi);
+    if (shape < 0) return EMU_SEL_UNSUPPORTED;
+    if (pi->ntypes != 1 || pi->nops != 2) return emu_dec_unsupported(dc, "malformed surface access");
+    unsigned es = ptx_type_size(pi->types[0]), nv = pi->vec ? pi->vec : 1;
+    if (es == 0 || es > 8 || nv * es > 16) return emu_dec_unsupported(dc, "surface access of more than 16 bytes");
+    unsigned mode = has_mod(pi, PTX_MOD_ZERO) ? SU_ZERO : has_mod(pi, PTX_MOD_CLAMP) || (pi->flags & PTX_IF_CLAMP)
+                                                             ? SU_CLAMP : SU_TRAP;
+    const struct ptx_operand *vals = store ? &pi->ops[1] : &pi->ops[0];
+    unsigned n = vals->kind == PTX_OPND_VEC ? vals->nelems : 1;
+    if (n != nv) return emu_dec_unsupported(dc, "surface vector size mismatch");
+    if (!coordinates(dc, store ? &pi->ops[0] : &pi->ops[1], shape, out)) return EMU_SEL_UNSUPPORTED;
+    enum ptx_type rt = es == 8 ? PTX_T_B64 : PTX_T_B32;
+    for (unsigned k = 0; k < nv; k++) {
+        const struct ptx_operand *e = vals->kind == PTX_OPND_VEC ? &vals->elems[k] : vals;
+        out->v[k] = store ? emu_dec_src(dc, e, rt) : emu_dec_dst(dc, e, rt);
+    }
+    out->nv = (uint8_t)nv;
+    out->sub = (uint8_t)shape;
+    out->imm = (int64_t)(es | mode << 8);
+    out->fn = store ? h_sust : h_suld;
+    return EMU_SEL_OK;
+}
+
+static enum emu_sel sel_query(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out, bool surf)
+{
+    static const struct { enum ptx_mod mod; int q; } fields[] = {
+        { PTX_MOD_WIDTH, Q_WIDTH }, { PTX_MOD_HEIGHT, Q_HEIGHT }, { PTX_MOD_DEPTH, Q_DEPTH },
+        { PTX_MOD_ARRAY_SIZE, Q_ARRAY_SIZE }, { PTX_MOD_NORMALIZED_COORDS, Q_NORMALIZED },
+        { PTX_MOD_FILTER_MODE, Q_FILTER }, { PTX_MOD_ADDR_MODE_0, Q_ADDR0 }, { PTX_MOD_ADDR_MODE_1, Q_ADDR1 },
+        { PTX_MOD_ADDR_MODE_2, Q_ADDR2 }, { PTX_MOD_NUM_MIPMAP_LEVELS, Q_LEVELS },
+        { PTX_MOD_NUM_SAMPLES, Q_SAMPLES },
+    };
+    int q = -1;
+    for (unsigned k = 0; k < sizeof fields / sizeof fields[0] && q < 0; k++)
+        if (has_mod(pi, fields[k].mod)) q = fields[k].q;
+    if (q < 0) return emu_dec_unsupported(dc, "this texture or surface attribute is not supported yet");
+    if (pi->nops != 2 || has_mod(pi, PTX_MOD_LEVEL))
+        return emu_dec_unsupported(dc, "queries of mipmap levels are not supported yet");
+    const struct ptx_operand *op = &pi->ops[1];
+    if (op->kind != PTX_OPND_ADDR || op->reg < 0 || op->nelems != 0)
+        return emu_dec_unsupported(dc, "texture references are not supported yet (only objects in a register)");
+    struct ptx_operand h = { .kind = PTX_OPND_REG, .reg = op->reg, .loc = op->loc };
+    out->a = emu_dec_src(dc, &h, PTX_T_U64);
+    out->d = emu_dec_dst(dc, &pi->ops[0], PTX_T_B32);
+    out->imm = q;
+    out->sub2 = surf;
+    out->fn = h_query;
+    return EMU_SEL_OK;
+}
+
+/* The texture family's selector: the decoder asks it about every PTX_OPF_TEXTURE opcode. */
+enum emu_sel emu_sel_tex(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out)
+{
+    switch (pi->op) {
+    case PTX_OP_TEX: return sel_tex(dc, pi, out, false);
+    case PTX_OP_TLD4: return sel_tex(dc, pi, out, true);
+    case PTX_OP_SULD: return sel_surface(dc, pi, out, false);
+    case PTX_OP_SUST: return sel_surface(dc, pi, out, true);
+    case PTX_OP_TXQ: return sel_query(dc, pi, out, false);
+    case PTX_OP_SUQ: return sel_query(dc, pi, out, true);
+    case PTX_OP_SURED: return emu_dec_unsupported(dc, "surface reductions are not supported yet");
+    default: return EMU_SEL_NO;
+    }
+}
