@@ -48,16 +48,62 @@ static const struct mem_texobj *object(struct emu_warp *w, const struct emu_inst
 
 /* ---- Texels ------------------------------------------------------------------------- */
 
-/* sRGB to linear of an 8-bit channel (the IEC 61966-2-1 curve), rounded to float. */
-static float srgb_to_linear(uint32_t v)
+/* sRGB to linear of each 8-bit value as an H100 returns it (recorded: tests/cuda
+ * tex_readmode, "u8 all srgb"; the GPU's table has about 8 significant bits). */
+static const uint32_t srgb_linear[256] = {
+    0x00000000, 0x39a00000, 0x3a200000, 0x3a700000, 0x3aa00000, 0x3ac80000, 0x3af00000, 0x3b0c0000,
+    0x3b200000, 0x3b340000, 0x3b480000, 0x3b5c0000, 0x3b700000, 0x3b840000, 0x3b900000, 0x3b9c0000,
+    0x3baa0000, 0x3bb80000, 0x3bc60000, 0x3bd60000, 0x3be60000, 0x3bf60000, 0x3c030000, 0x3c0c0000,
+    0x3c160000, 0x3c1f0000, 0x3c290000, 0x3c340000, 0x3c3e0000, 0x3c490000, 0x3c550000, 0x3c600000,
+    0x3c6c0000, 0x3c7a0000, 0x3c830000, 0x3c8a0000, 0x3c910000, 0x3c980000, 0x3c9f0000, 0x3ca60000,
+    0x3cae0000, 0x3cb60000, 0x3cbe0000, 0x3cc60000, 0x3cce0000, 0x3cd70000, 0x3ce00000, 0x3ce90000,
+    0x3cf20000, 0x3cfc0000, 0x3d030000, 0x3d080000, 0x3d0d0000, 0x3d120000, 0x3d170000, 0x3d1c0000,
+    0x3d220000, 0x3d280000, 0x3d2d0000, 0x3d330000, 0x3d390000, 0x3d3f0000, 0x3d450000, 0x3d4c0000,
+    0x3d520000, 0x3d580000, 0x3d600000, 0x3d660000, 0x3d6c0000, 0x3d740000, 0x3d7a0000, 0x3d810000,
+    0x3d850000, 0x3d880000, 0x3d8c0000, 0x3d900000, 0x3d940000, 0x3d980000, 0x3d9c0000, 0x3da00000,
+    0x3da40000, 0x3da90000, 0x3dad0000, 0x3db10000, 0x3db60000, 0x3dba0000, 0x3dbf0000, 0x3dc30000,
+    0x3dc80000, 0x3dcd0000, 0x3dd10000, 0x3dd60000, 0x3ddb0000, 0x3de00000, 0x3de50000, 0x3dea0000,
+    0x3df00000, 0x3df40000, 0x3dfa0000, 0x3e000000, 0x3e020000, 0x3e050000, 0x3e080000, 0x3e0b0000,
+    0x3e0e0000, 0x3e110000, 0x3e140000, 0x3e170000, 0x3e1a0000, 0x3e1d0000, 0x3e200000, 0x3e230000,
+    0x3e260000, 0x3e290000, 0x3e2c0000, 0x3e300000, 0x3e330000, 0x3e360000, 0x3e3a0000, 0x3e3d0000,
+    0x3e400000, 0x3e440000, 0x3e470000, 0x3e4b0000, 0x3e4e0000, 0x3e520000, 0x3e560000, 0x3e590000,
+    0x3e5d0000, 0x3e610000, 0x3e650000, 0x3e680000, 0x3e6c0000, 0x3e700000, 0x3e740000, 0x3e780000,
+    0x3e7c0000, 0x3e800000, 0x3e820000, 0x3e840000, 0x3e860000, 0x3e880000, 0x3e8a0000, 0x3e8d0000,
+    0x3e8f0000, 0x3e910000, 0x3e930000, 0x3e950000, 0x3e980000, 0x3e9a0000, 0x3e9c0000, 0x3e9e0000,
+    0x3ea10000, 0x3ea30000, 0x3ea50000, 0x3ea80000, 0x3eaa0000, 0x3ead0000, 0x3eaf0000, 0x3eb20000,
+    0x3eb40000, 0x3eb60000, 0x3eb90000, 0x3ebc0000, 0x3ebe0000, 0x3ec10000, 0x3ec30000, 0x3ec60000,
+    0x3ec80000, 0x3ecb0000, 0x3ece0000, 0x3ed10000, 0x3ed30000, 0x3ed60000, 0x3ed90000, 0x3edb0000,
+    0x3ede0000, 0x3ee10000, 0x3ee40000, 0x3ee70000, 0x3eea0000, 0x3eed0000, 0x3ef00000, 0x3ef20000,
+    0x3ef60000, 0x3ef80000, 0x3efc0000, 0x3efe0000, 0x3f010000, 0x3f020000, 0x3f040000, 0x3f050000,
+    0x3f070000, 0x3f090000, 0x3f0a0000, 0x3f0c0000, 0x3f0d0000, 0x3f0f0000, 0x3f110000, 0x3f120000,
+    0x3f140000, 0x3f160000, 0x3f170000, 0x3f190000, 0x3f1b0000, 0x3f1c0000, 0x3f1e0000, 0x3f200000,
+    0x3f210000, 0x3f230000, 0x3f250000, 0x3f270000, 0x3f290000, 0x3f2a0000, 0x3f2c0000, 0x3f2e0000,
+    0x3f300000, 0x3f320000, 0x3f330000, 0x3f350000, 0x3f370000, 0x3f390000, 0x3f3b0000, 0x3f3d0000,
+    0x3f3f0000, 0x3f410000, 0x3f430000, 0x3f450000, 0x3f470000, 0x3f490000, 0x3f4b0000, 0x3f4d0000,
+    0x3f4f0000, 0x3f510000, 0x3f530000, 0x3f550000, 0x3f570000, 0x3f590000, 0x3f5b0000, 0x3f5d0000,
+    0x3f5f0000, 0x3f610000, 0x3f630000, 0x3f650000, 0x3f680000, 0x3f6a0000, 0x3f6c0000, 0x3f6e0000,
+    0x3f700000, 0x3f720000, 0x3f740000, 0x3f760000, 0x3f7a0000, 0x3f7c0000, 0x3f7e0000, 0x3f800000,
+};
+
+/* An 8/16-bit integer channel's value v read as normalised: the float, or with `fixed` the
+ * 16-bit fixed-point value that linear filtering weighs (unsigned: v * 65535 / max; signed:
+ * v * 32767 / max rounded, -128 and -32768 included). */
+static uint32_t normalised(const struct mem_texobj *o, int32_t v, bool fixed)
 {
-    double c = v / 255.0;
-    return (float)(c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4));
+    bool sgn = o->kind == MEM_TEX_SIGNED;
+    if (fixed) {
+        if (o->bits == 16) return (uint32_t)v;
+        if (!sgn) return (uint32_t)v * 257u;
+        return (uint32_t)(v * 258 + (v * 2 + (v < 0 ? -127 : 127)) / 254);
+    }
+    float scale = o->bits == 8 ? (sgn ? 127.0f : 255.0f) : (sgn ? 32767.0f : 65535.0f);
+    float f = (float)v / scale;
+    return emu_b32(f < -1.0f ? -1.0f : f);
 }
 
 /* Channel c of the texel at p as the instruction returns it: float bits for float formats
- * and normalised reads, else the integer sign- or zero-extended. */
-static uint32_t channel(const struct mem_texobj *o, const uint8_t *p, unsigned c)
+ * and normalised reads (fixed: see normalised), else the integer sign- or zero-extended. */
+static uint32_t channel(const struct mem_texobj *o, const uint8_t *p, unsigned c, bool fixed)
 {
     uint32_t v = 0;
     unsigned bytes = o->bits / 8u;
@@ -66,10 +112,8 @@ static uint32_t channel(const struct mem_texobj *o, const uint8_t *p, unsigned c
     bool sgn = o->kind == MEM_TEX_SIGNED;
     if (o->bits < 32 && sgn) v = (uint32_t)((int32_t)(v << (32 - o->bits)) >> (32 - o->bits));
     if (!o->read_normalized) return v;
-    if (o->srgb && o->bits == 8 && !sgn && c < 3) return emu_b32(srgb_to_linear(v));
-    float scale = o->bits == 8 ? (sgn ? 127.0f : 255.0f) : (sgn ? 32767.0f : 65535.0f);
-    float f = (sgn ? (float)(int32_t)v : (float)v) / scale;
-    return emu_b32(f < -1.0f ? -1.0f : f);
+    if (o->srgb && o->bits == 8 && !sgn && c < 3) return srgb_linear[v];
+    return normalised(o, (int32_t)v, fixed);
 }
 
 /* Whether the texture returns floats (else integers). */
@@ -80,12 +124,12 @@ static bool returns_float(const struct mem_texobj *o)
 
 /* The four channels of texel (x, y, z), already in range; channels the format lacks read 0
  * (alpha too, on an H100). */
-static void texel(const struct mem_texobj *o, int64_t x, int64_t y, int64_t z, uint32_t out[4])
+static void texel(const struct mem_texobj *o, int64_t x, int64_t y, int64_t z, bool fixed, uint32_t out[4])
 {
     const uint8_t *p = (const uint8_t *)(uintptr_t)(o->data + (uint64_t)z * o->slice + (uint64_t)y * o->pitch +
                                                    (uint64_t)x * o->channels * (o->bits / 8u));
     for (unsigned c = 0; c < 4; c++)
-        out[c] = c < o->channels ? channel(o, p, c) : 0;
+        out[c] = c < o->channels ? channel(o, p, c, fixed) : 0;
 }
 
 /* Index i of an axis of n texels under an address mode; false when it falls on the border. */
@@ -137,35 +181,54 @@ static int64_t floor_index(float x)
 /* The texel coordinates of a point sample: (ix, iy, iz) and the layer. */
 struct tex_at { int64_t i[3]; int64_t layer; };
 
+/* Whether linear filtering weighs channel c in 16-bit fixed point (normalised 8/16-bit
+ * integers, but sRGB colour channels). */
+static bool fixed_channel(const struct mem_texobj *o, unsigned c)
+{
+    return o->read_normalized && !(o->srgb && o->bits == 8 && o->kind == MEM_TEX_UNSIGNED && c < 3);
+}
+
+/* The border colour's channel c as fetch returns it. Under normalised reads of integers the
+ * colour is first stored in the texel format (nearest value, ties down, as on an H100). */
+static uint32_t border_channel(const struct mem_texobj *o, unsigned c, bool fixed)
+{
+    if (o->resource == MEM_TEX_LINEAR || c >= o->channels) return 0;
+    if (o->read_normalized && !(o->srgb && o->bits == 8 && c < 3)) {
+        bool sgn = o->kind == MEM_TEX_SIGNED;
+        float hi = o->bits == 8 ? (sgn ? 127.0f : 255.0f) : (sgn ? 32767.0f : 65535.0f);
+        float v = ceilf(o->border[c] * hi - 0.5f);
+        v = v > hi ? hi : v < (sgn ? -hi : 0.0f) ? (sgn ? -hi : 0.0f) : v;
+        return normalised(o, (int32_t)v, fixed);
+    }
+    return returns_float(o) ? emu_b32(o->border[c]) : (uint32_t)(int32_t)o->border[c];
+}
+
 /* The texel at integer coordinates q (axes beyond dims ignored) after addressing: its
- * channels, or the border colour. */
-static void fetch(const struct mem_texobj *o, const int64_t q[3], int64_t layer, uint32_t out[4])
+ * channels (fixed: as linear filtering weighs them), or the border colour. */
+static void fetch(const struct mem_texobj *o, const int64_t q[3], int64_t layer, bool fixed, uint32_t out[4])
 {
     int64_t n[3] = { o->width, o->height, o->depth }, r[3] = { 0, 0, 0 };
     unsigned axes = o->dims == 1 && o->resource == MEM_TEX_ARRAY ? 2 : o->dims;   /* see sample */
     for (unsigned k = 0; k < axes; k++)
         if (!address(q[k], n[k], o->resource == MEM_TEX_LINEAR ? MEM_TEX_BORDER : axis_mode(o, k), &r[k])) {
-            for (unsigned c = 0; c < 4; c++)
-                out[c] = o->resource == MEM_TEX_LINEAR ? 0 : returns_float(o) ? emu_b32(o->border[c])
-                                                                              : (uint32_t)(int32_t)o->border[c];
+            for (unsigned c = 0; c < 4; c++) out[c] = border_channel(o, c, fixed);
             return;
         }
     if (o->layered) {   /* layers are slices; the index is unsigned, clamped to the last */
         uint64_t top = o->depth - 1u;
         r[2] = (int64_t)((uint32_t)layer > top ? top : (uint32_t)layer);
     }
-    texel(o, r[0], r[1], r[2], out);
+    texel(o, r[0], r[1], r[2], fixed, out);
 }
 
 /* The filtering weight of a coordinate in texels: its texel below (i) and the fraction
  * toward the next as the GPU keeps it, 8 fractional bits (0..256). */
 static int weight(float u, int64_t *out_i)
 {
-    float b = u - 0.5f;
+    float b = (u == u ? u : 0.0f) - 0.5f;   /* NaN samples at 0, as on an H100 */
     int64_t i = floor_index(b);
-    float frac = b - floorf(b);
+    float frac = isfinite(b) ? b - floorf(b) : 0.0f;
     *out_i = i;
-    if (!(b == b)) return 0;
     return (int)floorf(frac * 256.0f + 0.5f);
 }
 
@@ -178,6 +241,23 @@ static float round_ties_away(long double x)
         if (x - (long double)f == (long double)other - x && fabsf(other) > fabsf(f)) f = other;
     }
     return f;
+}
+
+/* A filtered channel as the GPU rounds it: normalised integers to the nearest 16-bit
+ * fixed-point value, then to float (signed ones no lower than -1); halves to the nearest
+ * half; floats to the nearest float, ties away from zero. */
+static uint32_t filtered(const struct mem_texobj *o, unsigned ch, long double v)
+{
+    if (fixed_channel(o, ch)) {
+        long double k = floorl(v + 0.5L);
+        if (o->kind == MEM_TEX_SIGNED) {
+            float f = round_ties_away(k / 32767.0L);
+            return emu_b32(f < -1.0f ? -1.0f : f);
+        }
+        return emu_b32(round_ties_away(k / 65535.0L));
+    }
+    uint32_t f = emu_b32(round_ties_away(v));
+    return o->kind == MEM_TEX_FLOAT && o->bits == 16 ? emu_f16_to_f32(emu_f32_to_f16_rn(f)) : f;
 }
 
 /* Samples texture o at float coordinates c (x, y, z) and a layer. Linear filtering weighs
@@ -197,7 +277,7 @@ static void sample(const struct mem_texobj *o, const float c[3], int64_t layer, 
     if (!o->linear || !returns_float(o)) {
         int64_t q[3] = { 0, 0, 0 };
         for (unsigned k = 0; k < axes; k++) q[k] = floor_index(u[k]);
-        fetch(o, q, layer, out);
+        fetch(o, q, layer, false, out);
         return;
     }
     int64_t i0[3] = { 0, 0, 0 };
@@ -217,11 +297,12 @@ static void sample(const struct mem_texobj *o, const float c[3], int64_t layer, 
         }
         if (wc == 0) continue;
         uint32_t t[4];
-        fetch(o, q, layer, t);
-        for (unsigned ch = 0; ch < 4; ch++) acc[ch] += (long double)wc * emu_f32(t[ch]);
+        fetch(o, q, layer, true, t);
+        for (unsigned ch = 0; ch < 4; ch++)
+            acc[ch] += (long double)wc * (fixed_channel(o, ch) ? (long double)(int32_t)t[ch] : emu_f32(t[ch]));
     }
     long double scale = flat ? 65536.0L : 256.0L;
-    for (unsigned ch = 0; ch < 4; ch++) out[ch] = emu_b32(round_ties_away(acc[ch] / scale));
+    for (unsigned ch = 0; ch < 4; ch++) out[ch] = filtered(o, ch, acc[ch] / scale);
 }
 
 /* ---- tex and tld4 --------------------------------------------------------------------- */
@@ -259,7 +340,7 @@ static int h_tex(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
             int64_t q[3] = { (int32_t)w->r32[in->v[4]][l], 0, 0 };
             for (unsigned k = 1; k < 3; k++)
                 if (in->v[4 + k] != EMU_NOREG) q[k] = (int32_t)w->r32[in->v[4 + k]][l];
-            fetch(o, q, layer, t);
+            fetch(o, q, layer, false, t);
         } else {
             sample(o, c, layer, t);
         }
@@ -291,7 +372,7 @@ static int h_tld4(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
         for (unsigned k = 0; k < 4; k++) {
             int64_t q[3] = { i[0] + dx[k], i[1] + dy[k], 0 };
             uint32_t t[4];
-            fetch(o, q, layer, t);
+            fetch(o, q, layer, false, t);
             if (in->v[k] != EMU_NOREG) w->r32[in->v[k]][l] = t[in->imm];
         }
     }
@@ -316,6 +397,8 @@ static uint8_t *surface_at(struct emu_warp *w, const struct emu_inst *in, unsign
         n[o->dims] = 1;
         q[o->dims] = 0;
     }
+    /* a layer index is unsigned, as for textures: a negative one lies past the last layer */
+    if (o->layered) q[3] = (int64_t)(uint32_t)q[3];
     *out_skip = false;
     bool out = q[0] < 0 || q[0] + (int64_t)size > n[0];
     for (unsigned k = 1; k < 4; k++) out |= q[k] < 0 || q[k] >= n[k];

@@ -302,7 +302,10 @@ static cudaError_t copy_3d(const struct cudaMemcpy3DParms *p, cudaStream_t strea
     if (e != cudaSuccess) return e;
     if (s.array && d.array && s.elem != d.elem) return cudaErrorInvalidValue;
     size_t elem = s.array ? s.elem : d.elem;
-    size_t sx = p->srcPos.x * (s.array ? elem : 1), dx = p->dstPos.x * (d.array ? elem : 1);
+    /* positions and the width count texels when either side is an array (CUDA's documentation
+     * says bytes for memory; an H100 counts texels there too) */
+    size_t unit = s.array || d.array ? elem : 1;
+    size_t sx = p->srcPos.x * unit, dx = p->dstPos.x * unit;
     size_t wb = p->extent.width * elem;
     if ((!s.array && p->extent.depth > 1 && !p->srcPtr.ysize) || (!d.array && p->extent.depth > 1 && !p->dstPtr.ysize))
         return cudaErrorInvalidValue;
@@ -721,7 +724,16 @@ cudaError_t cudaGetTextureObjectResourceViewDesc(struct cudaResourceViewDesc *pR
 
 static cudaError_t create_surface(cudaSurfaceObject_t *out, const struct cudaResourceDesc *r)
 {
-    if (!out || !r || r->resType != cudaResourceTypeArray || !r->res.array.array) return cudaErrorInvalidValue;
+    if (!out || !r) return cudaErrorInvalidValue;
+    if (r->resType == cudaResourceTypeLinear || r->resType == cudaResourceTypePitch2D) {
+        /* an H100 checks the format first: surfaces over memory are not allowed */
+        unsigned ch, bits;
+        enum loom_channel_kind kind;
+        cudaError_t fe = channel_format(&r->res.linear.desc, &ch, &bits, &kind);
+        return fe != cudaSuccess ? fe : cudaErrorInvalidValue;
+    }
+    if (r->resType != cudaResourceTypeArray) return cudaErrorInvalidValue;
+    if (!r->res.array.array) return cudaErrorInvalidResourceHandle;
     cudaError_t e = rt_enter();
     if (e != cudaSuccess) return e;
     uint64_t h;

@@ -212,9 +212,6 @@ enum loom_status loom_surface_create(struct loom_device *dev, uint64_t array, ui
     struct mem_array a;
     if (!array_of(dev, array, &a))
         return tex_fail(LOOM_ERR_INVALID_VALUE, "0x%llx is not a live array", (unsigned long long)array);
-    if (!(a.flags & LOOM_ARRAY_SURFACE))
-        return tex_fail(LOOM_ERR_INVALID_VALUE, "array 0x%llx was not made with LOOM_ARRAY_SURFACE",
-                        (unsigned long long)array);
     struct mem_texobj o = { .magic = MEM_SURFOBJ_MAGIC };
     texobj_from_array(&o, array, &a);
     return texobj_store(dev, &o, out_surf);

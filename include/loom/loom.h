@@ -231,7 +231,7 @@ enum loom_status loom_memset_async(struct loom_device *dev, uint64_t addr, int v
  * a kernel receives a texture or surface object as a .u64 parameter, as on the GPU. */
 enum loom_channel_kind { LOOM_CHANNEL_UNSIGNED, LOOM_CHANNEL_SIGNED, LOOM_CHANNEL_FLOAT };
 #define LOOM_ARRAY_LAYERED 1u   /* flag: depth counts layers */
-#define LOOM_ARRAY_SURFACE 2u   /* flag: surface objects may be made over it */
+#define LOOM_ARRAY_SURFACE 2u   /* flag: meant for surface objects (recorded, not required) */
 struct loom_array_desc {
     unsigned channels, bits;
     enum loom_channel_kind kind;
@@ -265,7 +265,7 @@ struct loom_texture_desc {
 };
 enum loom_status loom_texture_create(struct loom_device *dev, const struct loom_texture_desc *desc,
                                      uint64_t *out_tex);
-/* A surface object over an array made with LOOM_ARRAY_SURFACE. */
+/* A surface object over an array (CUDA asks for LOOM_ARRAY_SURFACE; an H100 does not). */
 enum loom_status loom_surface_create(struct loom_device *dev, uint64_t array, uint64_t *out_surf);
 /* Destroys a texture or surface object. */
 enum loom_status loom_texture_destroy(struct loom_device *dev, uint64_t tex);
