@@ -11,13 +11,15 @@
 #define RT_TEXTURE_ALIGN 512u
 #define RT_TEXTURE_PITCH_ALIGN 32u
 
-/* The layouts that nvcc-built programs hand over, byte for byte (CUDA 13's headers). */
+/* The layouts that nvcc-built programs hand over, byte for byte (CUDA 13's headers; the
+ * tests/cuda/abi check compares every field). */
 _Static_assert(sizeof(struct cudaExtent) == 24 && sizeof(struct cudaPos) == 24, "cudaExtent, cudaPos");
 _Static_assert(sizeof(struct cudaPitchedPtr) == 32, "cudaPitchedPtr");
 _Static_assert(sizeof(struct cudaMemcpy3DParms) == 160 && offsetof(struct cudaMemcpy3DParms, dstArray) == 64 &&
                    offsetof(struct cudaMemcpy3DParms, extent) == 128 && offsetof(struct cudaMemcpy3DParms, kind) == 152,
                "cudaMemcpy3DParms");
-_Static_assert(sizeof(struct cudaResourceDesc) == 144 && offsetof(struct cudaResourceDesc, res.linear.sizeInBytes) == 40 &&
+_Static_assert(sizeof(struct cudaResourceDesc) == 144 &&
+                   offsetof(struct cudaResourceDesc, res.linear.sizeInBytes) == 40 &&
                    offsetof(struct cudaResourceDesc, res.pitch2D.pitchInBytes) == 56 &&
                    offsetof(struct cudaResourceDesc, flags) == 136,
                "cudaResourceDesc");
