@@ -264,8 +264,9 @@ static uint32_t filtered(const struct mem_texobj *o, unsigned ch, long double v)
  * the 2, 4 or 8 texels around the point as an H100 does (PTX ISA "Texture Filtering", and
  * recordings): each axis's weight toward the upper texel is its fraction in 8 bits (0..256,
  * ties up); a corner's weight is the product of its axes' weights, rounded back to 8 bits
- * (ties to even) after each axis (in 3-D taken x, z, y: the H100's own rule there is not
- * known yet, this order fits 103 of 120 recorded samples); the weighted sum is exact and
+ * (ties to even) after each axis (in 3-D taken x, z, y, the first product's ties to odd:
+ * the H100's own rule there is not known yet, this fits 94% of the weights that
+ * tests/cuda/src/tex_probe.cu recorded); the weighted sum is exact and
  * rounded once (filtered). A 1-D array is sampled as a 2-D one of height 1 at y = 0: its
  * row and the row above it (the border colour under a border mode) weigh half each. */
 static void sample(const struct mem_texobj *o, const float c[3], int64_t layer, uint32_t out[4])
@@ -295,7 +296,9 @@ static void sample(const struct mem_texobj *o, const float c[3], int64_t layer, 
             unsigned k = axes == 3 ? order[a] : a;
             unsigned up = corner >> k & 1u, wk = up ? wt[k] : 256 - wt[k];
             unsigned p = wc * wk;
-            wc = flat && k == 1 ? p : (p + 127 + (p >> 8 & 1u)) >> 8;
+            /* ties to even; in 3-D the first product (x by z) ties to odd, which fits more */
+            unsigned odd = axes == 3 && a == 1;
+            wc = flat && k == 1 ? p : (p + 127 + ((p >> 8 & 1u) ^ odd)) >> 8;
             q[k] = i0[k] + up;
         }
         if (wc == 0) continue;
