@@ -382,6 +382,7 @@ enum emu_sel emu_sel_ctrl(struct emu_decoder *dc, const struct ptx_instr *pi, st
 enum emu_sel emu_sel_video(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out);
 enum emu_sel emu_sel_mma(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out);
 enum emu_sel emu_sel_async(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out);
+enum emu_sel emu_sel_tex(struct emu_decoder *dc, const struct ptx_instr *pi, struct emu_inst *out);
 
 /* ---- Lane-loop helpers for handlers ---------------------------------------
  * Row accessors and a masked write that the compiler turns into a blend. */

@@ -565,7 +565,6 @@ static const uint8_t op_family[PTX_OP_COUNT_] = {
 
 /* Why a family without a selector refuses (NONE: the opcode's own name is given). */
 static const char *const family_refusal[EMU_FAM_COUNT_] = {
-    [EMU_FAM_TEX] = "texture and surface instructions are not supported yet",
 };
 
 static const emu_selector selectors_baseline[EMU_FAM_COUNT_] = {
@@ -573,7 +572,7 @@ static const emu_selector selectors_baseline[EMU_FAM_COUNT_] = {
     [EMU_FAM_BITS] = emu_sel_bits, [EMU_FAM_CMP] = emu_sel_cmp, [EMU_FAM_FLOAT] = emu_sel_float,
     [EMU_FAM_HALF] = emu_sel_half, [EMU_FAM_CVT] = emu_sel_cvt, [EMU_FAM_ATOM] = emu_sel_atom,
     [EMU_FAM_WARP] = emu_sel_warp, [EMU_FAM_VIDEO] = emu_sel_video, [EMU_FAM_ASYNC] = emu_sel_async,
-    [EMU_FAM_MMA] = emu_sel_mma,
+    [EMU_FAM_MMA] = emu_sel_mma, [EMU_FAM_TEX] = emu_sel_tex,
 };
 
 #ifdef LOOM_EMU_V3
@@ -589,7 +588,7 @@ static const emu_selector selectors_v3[EMU_FAM_COUNT_] = {
     [EMU_FAM_BITS] = emu_sel_bits_v3, [EMU_FAM_CMP] = emu_sel_cmp_v3, [EMU_FAM_FLOAT] = emu_sel_float_v3,
     [EMU_FAM_HALF] = emu_sel_half_v3, [EMU_FAM_CVT] = emu_sel_cvt_v3, [EMU_FAM_ATOM] = emu_sel_atom_v3,
     [EMU_FAM_WARP] = emu_sel_warp_v3, [EMU_FAM_VIDEO] = emu_sel_video_v3, [EMU_FAM_ASYNC] = emu_sel_async,
-    [EMU_FAM_MMA] = emu_sel_mma,
+    [EMU_FAM_MMA] = emu_sel_mma, [EMU_FAM_TEX] = emu_sel_tex,
 };
 #endif
 

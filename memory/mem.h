@@ -15,6 +15,8 @@ enum mem_flags {
     MEM_READONLY = 1u << 3,  /* .const bank: kernels may not write */
     MEM_MODULE = 1u << 4,    /* module global / const variable */
     MEM_HEAP = 1u << 5,      /* in-kernel malloc */
+    MEM_ARRAY = 1u << 6,     /* a CUDA array: a struct mem_array, then its texels (mem_tex.h) */
+    MEM_TEXOBJ = 1u << 7,    /* a texture or surface object: a struct mem_texobj (mem_tex.h) */
 };
 
 struct mem_alloc {
@@ -34,8 +36,9 @@ int mem_alloc(struct mem_space *s, uint64_t size, uint32_t flags, const char *la
 int mem_register(struct mem_space *s, void *p, uint64_t size, uint32_t flags, uint64_t *out_addr);
 /* Frees a live allocation; returns -1 when addr is not the base of one. */
 int mem_free(struct mem_space *s, uint64_t addr);
-/* mem_free for the host API (cudaFree, loom_free): module variables and in-kernel
- * heap blocks are not the caller's to free (-1, nothing happens). */
+/* mem_free for the host API (cudaFree, loom_free): module variables, in-kernel
+ * heap blocks, CUDA arrays and texture objects are not the caller's to free (-1,
+ * nothing happens). */
 int mem_free_user(struct mem_space *s, uint64_t addr);
 int mem_unregister(struct mem_space *s, uint64_t addr);
 /* Frees everything. */

@@ -221,7 +221,10 @@ static int remove_at(struct mem_space *s, uint64_t addr, bool host, uint32_t ref
 }
 
 int mem_free(struct mem_space *s, uint64_t addr) { return remove_at(s, addr, false, 0); }
-int mem_free_user(struct mem_space *s, uint64_t addr) { return remove_at(s, addr, false, MEM_MODULE | MEM_HEAP); }
+int mem_free_user(struct mem_space *s, uint64_t addr)
+{
+    return remove_at(s, addr, false, MEM_MODULE | MEM_HEAP | MEM_ARRAY | MEM_TEXOBJ);
+}
 int mem_unregister(struct mem_space *s, uint64_t addr) { return remove_at(s, addr, true, 0); }
 
 void mem_reset(struct mem_space *s)

@@ -11,7 +11,7 @@ runtime_librtfatbin_la_LIBADD = $(ZSTD_LIBS) $(LZ4_LIBS)
 # -version-info 13:0:0 makes libtool name it libcudart.so.13.0.0 with soname libcudart.so.13.
 pkglib_LTLIBRARIES += runtime/libcudart.la
 runtime_libcudart_la_SOURCES = %D%/rt_cuda.h %D%/rt_internal.h %D%/rt_state.c %D%/rt_register.c \
-	%D%/rt_launch.c %D%/rt_memory.c %D%/rt_stream.c %D%/rt_device.c %D%/rt_unsupported.c
+	%D%/rt_launch.c %D%/rt_memory.c %D%/rt_texture.c %D%/rt_stream.c %D%/rt_device.c %D%/rt_unsupported.c
 runtime_libcudart_la_CFLAGS = $(AM_CFLAGS) -pthread
 runtime_libcudart_la_LIBADD = runtime/librtfatbin.la libloom.la -lpthread
 runtime_libcudart_la_LDFLAGS = $(AM_LDFLAGS) -version-info 13:0:0 \

@@ -134,6 +134,14 @@ cudaError_t rt_stream_resolve(cudaStream_t s, bool per_thread, struct loom_strea
 /* Host work on a stream (NULL: the legacy default stream). */
 enum loom_status rt_add_host_func(struct loom_stream *ls, void (*fn)(void *), void *data);
 
+/* 2-D copies and sets on a stream (rt_memory.c): checked as a whole, then one operation per
+ * row; the synchronous forms (async false) wait for the stream. */
+cudaError_t rt_copy_2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
+                       enum cudaMemcpyKind kind, cudaStream_t stream, bool per_thread, bool async);
+cudaError_t rt_set_2d(void *p, size_t pitch, int value, size_t width, size_t height, cudaStream_t stream,
+                      bool per_thread, bool async);
+/* Waits for the work on a stream (the legacy default stream: all work). */
+cudaError_t rt_stream_wait(cudaStream_t stream, bool per_thread);
 /* Registry lookups. */
 struct CUkern_st *rt_function_find(const void *host_fun_or_handle);
 struct rt_var *rt_var_find(const void *host_var);

@@ -613,9 +613,18 @@ cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int s
     return rt_return(e, "cudaMemcpyPeerAsync(%p, %d, %p, %d, %zu)", dst, dstDevice, src, srcDevice, count);
 }
 
+cudaError_t rt_stream_wait(cudaStream_t stream, bool per_thread)
+{
+    struct loom_stream *ls;
+    cudaError_t e = rt_stream_resolve(stream, per_thread, &ls);
+    if (e == cudaSuccess)
+        e = rt_check(ls ? loom_stream_synchronize(ls) : loom_synchronize(rt.dev));
+    return e;
+}
+
 /* A 2D copy is one copy per row (one copy when both pitches equal the width). Both sides'
  * whole extents are checked first, so that a bad one enqueues no row. */
-static cudaError_t copy_2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
+cudaError_t rt_copy_2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
                            enum cudaMemcpyKind kind, cudaStream_t stream, bool per_thread, bool async)
 {
     if (width > dpitch || width > spitch)
@@ -634,40 +643,36 @@ static cudaError_t copy_2d(void *dst, size_t dpitch, const void *src, size_t spi
         e = copy_check(dst, dspan, src, sspan, kind);
     for (size_t r = 0; r < height && e == cudaSuccess; r++)
         e = copy((char *)dst + r * dpitch, (const char *)src + r * spitch, width, kind, stream, per_thread, true);
-    if (e == cudaSuccess && !async) {
-        struct loom_stream *ls;
-        e = rt_stream_resolve(stream, per_thread, &ls);
-        if (e == cudaSuccess)
-            e = rt_check(ls ? loom_stream_synchronize(ls) : loom_synchronize(rt.dev));
-    }
+    if (e == cudaSuccess && !async)
+        e = rt_stream_wait(stream, per_thread);
     return e;
 }
 
 cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
                          enum cudaMemcpyKind kind)
 {
-    return rt_return(copy_2d(dst, dpitch, src, spitch, width, height, kind, NULL, false, false),
+    return rt_return(rt_copy_2d(dst, dpitch, src, spitch, width, height, kind, NULL, false, false),
                      "cudaMemcpy2D(%p, %zu, %p, %zu, %zu, %zu)", dst, dpitch, src, spitch, width, height);
 }
 
 cudaError_t cudaMemcpy2D_ptds(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
                               size_t height, enum cudaMemcpyKind kind)
 {
-    return rt_return(copy_2d(dst, dpitch, src, spitch, width, height, kind, NULL, true, false),
+    return rt_return(rt_copy_2d(dst, dpitch, src, spitch, width, height, kind, NULL, true, false),
                      "cudaMemcpy2D(%p, %zu, %p, %zu, %zu, %zu)", dst, dpitch, src, spitch, width, height);
 }
 
 cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
                               size_t height, enum cudaMemcpyKind kind, cudaStream_t stream)
 {
-    return rt_return(copy_2d(dst, dpitch, src, spitch, width, height, kind, stream, false, true),
+    return rt_return(rt_copy_2d(dst, dpitch, src, spitch, width, height, kind, stream, false, true),
                      "cudaMemcpy2DAsync(%p, %zu, %p, %zu, %zu, %zu)", dst, dpitch, src, spitch, width, height);
 }
 
 cudaError_t cudaMemcpy2DAsync_ptsz(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
                                    size_t height, enum cudaMemcpyKind kind, cudaStream_t stream)
 {
-    return rt_return(copy_2d(dst, dpitch, src, spitch, width, height, kind, stream, true, true),
+    return rt_return(rt_copy_2d(dst, dpitch, src, spitch, width, height, kind, stream, true, true),
                      "cudaMemcpy2DAsync(%p, %zu, %p, %zu, %zu, %zu)", dst, dpitch, src, spitch, width, height);
 }
 
@@ -712,8 +717,8 @@ cudaError_t cudaMemsetAsync_ptsz(void *devPtr, int value, size_t count, cudaStre
 }
 
 /* A 2D set is one set per row; the whole extent is checked first. */
-static cudaError_t set_2d(void *p, size_t pitch, int value, size_t width, size_t height, cudaStream_t stream,
-                          bool per_thread, bool async)
+cudaError_t rt_set_2d(void *p, size_t pitch, int value, size_t width, size_t height, cudaStream_t stream,
+                      bool per_thread, bool async)
 {
     size_t span;
     if (width > pitch)
@@ -727,38 +732,34 @@ static cudaError_t set_2d(void *p, size_t pitch, int value, size_t width, size_t
         e = cudaErrorInvalidValue;
     for (size_t r = 0; r < height && e == cudaSuccess; r++)
         e = set((char *)p + r * pitch, value, width, stream, per_thread, true);
-    if (e == cudaSuccess && !async) {
-        struct loom_stream *ls;
-        e = rt_stream_resolve(stream, per_thread, &ls);
-        if (e == cudaSuccess)
-            e = rt_check(ls ? loom_stream_synchronize(ls) : loom_synchronize(rt.dev));
-    }
+    if (e == cudaSuccess && !async)
+        e = rt_stream_wait(stream, per_thread);
     return e;
 }
 
 cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height)
 {
-    return rt_return(set_2d(devPtr, pitch, value, width, height, NULL, false, false),
+    return rt_return(rt_set_2d(devPtr, pitch, value, width, height, NULL, false, false),
                      "cudaMemset2D(%p, %zu, %d, %zu, %zu)", devPtr, pitch, value, width, height);
 }
 
 cudaError_t cudaMemset2D_ptds(void *devPtr, size_t pitch, int value, size_t width, size_t height)
 {
-    return rt_return(set_2d(devPtr, pitch, value, width, height, NULL, true, false),
+    return rt_return(rt_set_2d(devPtr, pitch, value, width, height, NULL, true, false),
                      "cudaMemset2D(%p, %zu, %d, %zu, %zu)", devPtr, pitch, value, width, height);
 }
 
 cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width, size_t height,
                               cudaStream_t stream)
 {
-    return rt_return(set_2d(devPtr, pitch, value, width, height, stream, false, true),
+    return rt_return(rt_set_2d(devPtr, pitch, value, width, height, stream, false, true),
                      "cudaMemset2DAsync(%p, %zu, %d, %zu, %zu)", devPtr, pitch, value, width, height);
 }
 
 cudaError_t cudaMemset2DAsync_ptsz(void *devPtr, size_t pitch, int value, size_t width, size_t height,
                                    cudaStream_t stream)
 {
-    return rt_return(set_2d(devPtr, pitch, value, width, height, stream, true, true),
+    return rt_return(rt_set_2d(devPtr, pitch, value, width, height, stream, true, true),
                      "cudaMemset2DAsync(%p, %zu, %d, %zu, %zu)", devPtr, pitch, value, width, height);
 }
 

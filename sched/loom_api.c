@@ -75,6 +75,9 @@ static enum loom_status fail(enum loom_status s, const char *fmt, ...)
     return s;
 }
 
+/* fail for the API's other files (loom_tex.c): msg is the whole message. */
+enum loom_status sched_api_fail(enum loom_status s, const char *msg) { return fail(s, "%s", msg); }
+
 bool loom_in_host_func(void) { return sched_in_host_func(); }
 
 /* The refusal of a call that would wait for device work from inside a host function. */

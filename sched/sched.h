@@ -177,6 +177,8 @@ void sched_wait_idle(struct sched *s);
 bool sched_in_host_func(void);
 /* Erases the progress line (under s->lock, with s->progress_shown). */
 void sched_progress_erase(struct sched *s);
+/* Records msg as the calling thread's last API error and returns s (loom_api.c). */
+enum loom_status sched_api_fail(enum loom_status s, const char *msg);
 /* The host-function watchdog (sched_watch.c), started when the pool has a time limit. */
 bool sched_watch_start(struct sched *s);
 void sched_watch_stop(struct sched *s);

@@ -246,6 +246,55 @@ enum loom_status loom_memset(struct loom_device *dev, uint64_t addr, int value, 
 enum loom_status loom_memset_async(struct loom_device *dev, uint64_t addr, int value, size_t n,
                                    struct loom_stream *stream);
 
+/* CUDA arrays and texture and surface objects. An array holds width x height x depth
+ * texels of 1, 2 or 4 channels of 8, 16 or 32 bits (16 or 32 for floats): height 0 makes
+ * it 1-D, depth 0 2-D; a layered array has depth layers of 1-D (height 0) or 2-D images.
+ * Its texels lie in device memory (loom_array_info says where: row after row, slice after
+ * slice), so copies to and from it are plain copies. Handles are 64-bit device values:
+ * a kernel receives a texture or surface object as a .u64 parameter, as on the GPU. */
+enum loom_channel_kind { LOOM_CHANNEL_UNSIGNED, LOOM_CHANNEL_SIGNED, LOOM_CHANNEL_FLOAT };
+#define LOOM_ARRAY_LAYERED 1u   /* flag: depth counts layers */
+#define LOOM_ARRAY_SURFACE 2u   /* flag: meant for surface objects (recorded, not required) */
+struct loom_array_desc {
+    unsigned channels, bits;
+    enum loom_channel_kind kind;
+    size_t width, height, depth;
+    unsigned flags;             /* LOOM_ARRAY_* */
+};
+enum loom_status loom_array_create(struct loom_device *dev, const struct loom_array_desc *desc,
+                                   uint64_t *out_array);
+enum loom_status loom_array_destroy(struct loom_device *dev, uint64_t array);
+/* The array's shape and where texel (x, y, z) lies: data + z * slice + y * pitch + x * size
+ * of a texel. Any out pointer may be NULL. */
+enum loom_status loom_array_info(struct loom_device *dev, uint64_t array, struct loom_array_desc *out_desc,
+                                 uint64_t *out_data, size_t *out_pitch, size_t *out_slice);
+/* A texture object reads an array, or device memory at addr: linear (pitch 0, fetched by
+ * index, width texels) or pitched 2-D (width x height texels, rows pitch bytes apart) of
+ * the format channels/bits/kind. Coordinates outside the texture follow the address mode
+ * of their axis; linear filtering weighs texels as the GPU does (8-bit fractions). */
+enum loom_address_mode { LOOM_ADDRESS_WRAP, LOOM_ADDRESS_CLAMP, LOOM_ADDRESS_MIRROR, LOOM_ADDRESS_BORDER };
+struct loom_texture_desc {
+    uint64_t array;             /* an array, or 0 for memory at addr */
+    uint64_t addr;
+    size_t width, height, pitch;
+    unsigned channels, bits;
+    enum loom_channel_kind kind;
+    enum loom_address_mode address[3];
+    bool linear_filter;         /* else point sampling */
+    bool read_normalized;       /* 8/16-bit integers read as floats in [0,1] or [-1,1] */
+    bool coords_normalized;     /* coordinates in [0,1) span each axis */
+    bool srgb;                  /* 8-bit normalised reads convert sRGB to linear */
+    float border[4];            /* what LOOM_ADDRESS_BORDER reads outside */
+};
+enum loom_status loom_texture_create(struct loom_device *dev, const struct loom_texture_desc *desc,
+                                     uint64_t *out_tex);
+/* A surface object over an array (CUDA asks for LOOM_ARRAY_SURFACE; an H100 does not). */
+enum loom_status loom_surface_create(struct loom_device *dev, uint64_t array, uint64_t *out_surf);
+/* Destroys a texture or surface object. */
+enum loom_status loom_texture_destroy(struct loom_device *dev, uint64_t tex);
+/* The description a texture or surface object was made from; *out_surface tells which. */
+enum loom_status loom_texture_info(struct loom_device *dev, uint64_t tex, struct loom_texture_desc *out_desc,
+                                   bool *out_surface);
 /* Launches. args[i] points at the value of parameter i (the CUDA convention). A block
  * shape the device or the kernel does not allow (more threads than .maxntid, another
  * shape than .reqntid) is LOOM_ERR_INVALID_CONFIG. */
