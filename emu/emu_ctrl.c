@@ -503,8 +503,12 @@ static enum emu_sel sel_call(struct emu_decoder *dc, const struct ptx_instr *pi,
             for (int h = 0; h < EMU_HOST_COUNT_; h++)
                 if (strcmp(f->name, host_names[h]) == 0) ci->host = h;
             if (ci->host < 0) {
+                /* ptxas refuses such a module too: it needs the unit that defines f */
+                char why[256];
+                snprintf(why, sizeof why, "'%s' is declared .extern and defined in no module given: a unit "
+                         "compiled with -rdc needs linking with the one that defines it", f->name);
                 free(ci);
-                return emu_dec_unsupported(dc, "call to an external function with no definition");
+                return emu_dec_unsupported(dc, why);
             }
         }
         if (!ci->callee && ci->host < 0) { free(ci); return emu_dec_unsupported(dc, "unknown call target"); }

@@ -30,7 +30,7 @@ struct mem_space;
 
 struct mem_space *mem_space_create(uint64_t capacity);
 void mem_space_destroy(struct mem_space *s);
-/* Allocates size bytes (at least 1) aligned to 256, zero-filled. */
+/* Allocates size bytes (at least 1) aligned to 512, zero-filled. */
 int mem_alloc(struct mem_space *s, uint64_t size, uint32_t flags, const char *label, uint64_t *out_addr);
 /* Registers host memory the caller owns (cudaHostRegister): no free on release. */
 int mem_register(struct mem_space *s, void *p, uint64_t size, uint32_t flags, uint64_t *out_addr);

@@ -10,7 +10,7 @@
 
 #include "memory/mem.h"
 
-#define MEM_ALIGN 256
+#define MEM_ALIGN 512     /* as cudaMalloc on an H100 (its textureAlignment): texture objects over linear memory need it */
 #define MEM_FREED_RING 256
 /* Allocations this large are mapped: zero pages that cost nothing until a
  * kernel or copy touches them, as a GPU's untouched memory costs the host nothing. */

@@ -3,7 +3,8 @@
 # suites: every file `loom check` accepts must also load into the interpreter (decoded,
 # every kernel ready to run), and every file the interpreter loads must pass `loom check`:
 # one answer to "is this supported". Prints a table per suite and each disagreement or
-# refusal with its first line of diagnostics.
+# refusal with its first line of diagnostics; fails on a disagreement (a refusal both give
+# is what Loom does not do yet, which the output lists).
 #
 #   LOOM_SUITES_PTX=DIR tests/suites/run.sh      (DIR: gen.sh's OUTDIR)
 # Exits 77 (skipped) when LOOM_SUITES_PTX is unset or holds no PTX: Loom ships none of it.
@@ -47,4 +48,4 @@ if [ -s "$tmp/diag" ]; then
     cat "$tmp/diag"
 fi
 echo "$(wc -l <"$tmp/results") files with kernels; $refused refused by both; $disagree where loom check and the interpreter disagree"
-[ "$disagree" -eq 0 ] && [ "$refused" -eq 0 ]
+[ "$disagree" -eq 0 ]
