@@ -250,6 +250,12 @@ cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags)
     struct host_block *b = e == cudaSuccess ? malloc(sizeof *b) : NULL;
     if (e == cudaSuccess && !b)
         e = cudaErrorMemoryAllocation;
+    /* kernels reach registered memory through its own address (cudaHostGetDevicePointer) */
+    if (b && loom_host_register(rt.dev, ptr, size) != LOOM_OK) {
+        free(b);
+        b = NULL;
+        e = cudaErrorHostMemoryAlreadyRegistered;   /* it overlaps registered or device memory */
+    }
     if (b) {
         *b = (struct host_block){ .ptr = ptr, .size = size, .flags = flags, .registered = true, .next = host_blocks };
         host_blocks = b;
@@ -265,6 +271,10 @@ cudaError_t cudaHostUnregister(void *ptr)
         struct host_block *b = host_unlink(ptr, true);
         if (!b)
             e = cudaErrorHostMemoryNotRegistered;
+        else
+            e = rt_check(loom_synchronize(rt.dev));   /* kernels in flight may still use it */
+        if (b)
+            loom_host_unregister(rt.dev, ptr);
         free(b);
     }
     return rt_return(e, "cudaHostUnregister(%p)", ptr);
