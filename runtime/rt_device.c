@@ -1,5 +1,6 @@
 /* rt_device.c -- device management: the one emulated device, its properties and
  * attributes (from loom_device_props), limits, synchronisation, reset and versions. */
+#include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -430,3 +431,64 @@ cudaError_t cudaDriverGetVersion(int *driverVersion)
 
 cudaError_t cudaProfilerStart(void) { return rt_return(cudaSuccess, "cudaProfilerStart()"); }
 cudaError_t cudaProfilerStop(void) { return rt_return(cudaSuccess, "cudaProfilerStop()"); }
+
+/* cudaGetDriverEntryPoint and ...ByVersion: the driver function of that name, as Loom's
+ * libcuda.so.1 (which loom exec puts on the library path) gives it through cuGetProcAddress.
+ * A name the driver does not have, or has only in a later version, is cudaSuccess with a
+ * null pointer and the status saying which (what an H100 with CUDA 13 returns). The flags
+ * (default, legacy or per-thread default stream) are the driver's; a _ptsz caller's default
+ * means the per-thread stream. */
+static cudaError_t driver_entry(const char *symbol, void **fn, int version, unsigned long long flags,
+                                int *status, bool per_thread)
+{
+    if (!symbol || !fn || flags > 2) return cudaErrorInvalidValue;
+    typedef int (*get_proc_fn)(const char *, void **, int, unsigned long long, int *);
+    static get_proc_fn get_proc;
+    if (!get_proc) {
+        void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
+        get_proc = h ? (get_proc_fn)dlsym(h, "cuGetProcAddress_v2") : NULL;
+        if (!get_proc) {
+            fprintf(stderr, "loom: cudaGetDriverEntryPoint: Loom's libcuda.so.1 cannot be loaded (run the program "
+                    "under loom exec)\n");
+            return cudaErrorNotSupported;
+        }
+    }
+    int st = 0;
+    *fn = NULL;
+    int r = get_proc(symbol, fn, version, flags == 0 && per_thread ? 2 : flags, &st);
+    if (status) *status = st;
+    if (st != 0) *fn = NULL;
+    return r == 0 || st != 0 ? cudaSuccess : cudaErrorInvalidValue;
+}
+
+cudaError_t cudaGetDriverEntryPointByVersion(const char *symbol, void **funcPtr, unsigned int cudaVersion,
+                                             unsigned long long flags, int *driverStatus)
+{
+    cudaError_t e = rt_enter();
+    if (e == cudaSuccess) e = driver_entry(symbol, funcPtr, (int)cudaVersion, flags, driverStatus, false);
+    return rt_return(e, "cudaGetDriverEntryPointByVersion(%s, %u, %llu)", symbol ? symbol : "NULL", cudaVersion, flags);
+}
+
+cudaError_t cudaGetDriverEntryPointByVersion_ptsz(const char *symbol, void **funcPtr, unsigned int cudaVersion,
+                                                  unsigned long long flags, int *driverStatus)
+{
+    cudaError_t e = rt_enter();
+    if (e == cudaSuccess) e = driver_entry(symbol, funcPtr, (int)cudaVersion, flags, driverStatus, true);
+    return rt_return(e, "cudaGetDriverEntryPointByVersion_ptsz(%s, %u, %llu)", symbol ? symbol : "NULL",
+                     cudaVersion, flags);
+}
+
+cudaError_t cudaGetDriverEntryPoint(const char *symbol, void **funcPtr, unsigned long long flags, int *driverStatus)
+{
+    cudaError_t e = rt_enter();
+    if (e == cudaSuccess) e = driver_entry(symbol, funcPtr, CUDART_VERSION_LOOM, flags, driverStatus, false);
+    return rt_return(e, "cudaGetDriverEntryPoint(%s, %llu)", symbol ? symbol : "NULL", flags);
+}
+
+cudaError_t cudaGetDriverEntryPoint_ptsz(const char *symbol, void **funcPtr, unsigned long long flags,
+                                         int *driverStatus)
+{
+    cudaError_t e = rt_enter();
+    if (e == cudaSuccess) e = driver_entry(symbol, funcPtr, CUDART_VERSION_LOOM, flags, driverStatus, true);
+    return rt_return(e, "cudaGetDriverEntryPoint_ptsz(%s, %llu)", symbol ? symbol : "NULL", flags);
+}
