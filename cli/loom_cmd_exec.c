@@ -284,9 +284,12 @@ int loom_cmd_exec(int argc, char **argv)
             usage(stdout);
             return 0;
         }
-        if (strcmp(a, "--stats") == 0) {
-            if (set_env("LOOM_STATS", "1"))
+        if (strcmp(a, "--stats") == 0 || strcmp(a, "--stats=launches") == 0) {
+            if (set_env("LOOM_STATS", a[7] ? "launches" : "1"))
                 return 2;
+        } else if (strncmp(a, "--stats=", 8) == 0) {
+            fprintf(stderr, "loom exec: --stats takes no value or =launches, not '%s'\n", a + 8);
+            return 2;
         } else if (strcmp(a, "--deterministic") == 0) {
             if (set_env("LOOM_DETERMINISTIC", "1"))
                 return 2;

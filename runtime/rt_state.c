@@ -486,12 +486,32 @@ static void stats_timeline(const struct loom_kernel_stats *s, void *data)
     loom_stats_print_timeline(out, "loom:   ", s);
 }
 
+static void launch_one(const struct loom_launch_stats *s, void *data)
+{
+    unsigned *n = data;
+    char name[64], grid[40], block[40];
+    double eff = s->warp_instructions ? 100.0 * (double)s->thread_instructions / (32.0 * (double)s->warp_instructions)
+                                      : 0.0;
+    snprintf(grid, sizeof grid, "%u,%u,%u", s->grid[0], s->grid[1], s->grid[2]);
+    snprintf(block, sizeof block, "%u,%u,%u", s->block[0], s->block[1], s->block[2]);
+    fprintf(stderr, "loom: %6u %-40s %14s %12s %8zu %10.3f %10llu %14llu %7.1f%%%s\n", ++*n,
+            loom_short_name(s->kernel, 40, name, sizeof name), grid, block, s->dynamic_shared, s->seconds * 1e3,
+            (unsigned long long)s->ctas, (unsigned long long)s->warp_instructions, eff, s->faulted ? "  faulted" : "");
+}
+
 void rt_stats_print(void)
 {
     fprintf(stderr, "loom: %-40s %8s %10s %10s %14s %8s %10s %10s %8s %8s %8s %9s\n", "kernel", "launches", "ms", "CTAs",
             "warp instrs", "SIMD eff", "divergent", "bar waits", "parks", "max res", "wake-ups", "occupancy");
     loom_stats_foreach(rt.dev, stats_one, stderr);
     loom_stats_foreach(rt.dev, stats_timeline, stderr);
+    const char *mode = getenv("LOOM_STATS");
+    if (mode && strcmp(mode, "launches") == 0) {
+        fprintf(stderr, "loom: %6s %-40s %14s %12s %8s %10s %10s %14s %8s\n", "launch", "kernel", "grid", "block",
+                "shared", "ms", "CTAs", "warp instrs", "SIMD eff");
+        unsigned n = 0;
+        loom_launches_foreach(rt.dev, launch_one, &n);
+    }
 }
 
 static cudaError_t driver_enter(void)

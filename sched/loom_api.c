@@ -213,6 +213,8 @@ enum loom_status loom_device_create(const struct loom_device_config *cfg, struct
     bool pin = !getenv("LOOM_NO_PIN");
     if (getenv("LOOM_DETERMINISTIC") && strcmp(getenv("LOOM_DETERMINISTIC"), "0")) d->cfg.deterministic = true;
     if (env_flag("LOOM_STATS")) d->cfg.stats = true;
+    if (getenv("LOOM_STATS") && strcmp(getenv("LOOM_STATS"), "launches") == 0) d->cfg.stats_launches = true;
+    if (d->cfg.stats_launches) d->cfg.stats = true;
     if (env_flag("LOOM_QUIET")) d->cfg.progress = false;
     const char *wd = getenv("LOOM_WATCHDOG");
     if (wd && *wd) {
@@ -282,6 +284,10 @@ enum loom_status loom_device_catch_sigint(struct loom_device *dev)
 
 static void free_stats(struct loom_device *dev)
 {
+    for (size_t i = 0; i < dev->nlaunches; i++) free((char *)dev->launches[i].kernel);
+    free(dev->launches);
+    dev->launches = NULL;
+    dev->nlaunches = dev->launches_cap = 0;
     while (dev->stats) {
         struct sched_stats_entry *e = dev->stats;
         dev->stats = e->next;
@@ -929,6 +935,21 @@ static void record_stats(struct loom_device *dev, const struct sched_grid *g)
 {
     struct loom_kernel *k = g->k;
     pthread_mutex_lock(&dev->lock);
+    if (dev->cfg.stats_launches) {
+        if (dev->nlaunches == dev->launches_cap) {
+            size_t cap = dev->launches_cap ? 2 * dev->launches_cap : 64;
+            struct loom_launch_stats *n = realloc(dev->launches, cap * sizeof *n);
+            if (n) { dev->launches = n; dev->launches_cap = cap; }
+        }
+        char *name = dev->nlaunches < dev->launches_cap ? strdup(k->ir->name) : NULL;
+        if (name)
+            dev->launches[dev->nlaunches++] = (struct loom_launch_stats){
+                .kernel = name, .grid = { g->L.grid[0], g->L.grid[1], g->L.grid[2] },
+                .block = { g->L.block[0], g->L.block[1], g->L.block[2] }, .dynamic_shared = g->L.dyn_shared,
+                .seconds = g->seconds, .ctas = atomic_load(&g->ctas_run), .warp_instructions = atomic_load(&g->warp_inst),
+                .thread_instructions = atomic_load(&g->thread_inst), .faulted = atomic_load(&g->fault_set) != 0,
+            };
+    }
     struct sched_stats_entry *e = dev->stats;
     while (e && strcmp(e->kernel, k->ir->name)) e = e->next;
     if (!e && (e = calloc(1, sizeof *e))) {
@@ -1219,6 +1240,15 @@ enum loom_status loom_event_elapsed_ms(struct loom_event *a, struct loom_event *
         return fail(LOOM_ERR_NOT_READY, "event not completed yet");
     *out_ms = (float)((b->t - a->t) * 1000.0);
     return LOOM_OK;
+}
+
+void loom_launches_foreach(struct loom_device *dev, void (*fn)(const struct loom_launch_stats *s, void *data),
+                           void *data)
+{
+    if (!dev || !fn) return;
+    pthread_mutex_lock(&dev->lock);
+    for (size_t i = 0; i < dev->nlaunches; i++) fn(&dev->launches[i], data);
+    pthread_mutex_unlock(&dev->lock);
 }
 
 void loom_stats_foreach(struct loom_device *dev, void (*fn)(const struct loom_kernel_stats *, void *), void *data)

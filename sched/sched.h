@@ -231,6 +231,8 @@ struct loom_device {
     uint64_t sticky_stamp;             /* when it was set, on the clock of loom_device_error */
     uint32_t next_gridid;
     struct sched_stats_entry *stats;
+    struct loom_launch_stats *launches;     /* stats_launches: one per completed launch */
+    size_t nlaunches, launches_cap;
     uint64_t stack_bytes, fifo_bytes, heap_bytes;
     _Atomic unsigned host_used;     /* EMU_USES_* of every kernel launched since create or reset */
     struct sched *sched;

@@ -81,6 +81,7 @@ struct loom_device_config {
                                   * with its name, CTAs done and time (for a terminal) */
     double watchdog_s;           /* when no CTA has finished for this long, print once where the
                                   * warps are; the kernel keeps running. 0 = off (LOOM_WATCHDOG) */
+    bool stats_launches;         /* with stats: keep a record per launch too (LOOM_STATS=launches) */
 };
 
 /* Properties of the emulated GPU, as the CUDA runtime reports them. */
@@ -368,6 +369,18 @@ struct loom_kernel_stats {
     double timeline_interval_s;
     float timeline_resident[LOOM_TIMELINE_BINS], timeline_running[LOOM_TIMELINE_BINS];
 };
+/* One launch, with stats_launches (loom_device_config), in the order launches completed. */
+struct loom_launch_stats {
+    const char *kernel;             /* the PTX name */
+    unsigned grid[3], block[3];
+    size_t dynamic_shared;
+    double seconds;
+    uint64_t ctas, warp_instructions, thread_instructions;
+    bool faulted;
+};
+/* Calls fn once per launch recorded (in completion order). */
+void loom_launches_foreach(struct loom_device *dev, void (*fn)(const struct loom_launch_stats *s, void *data),
+                           void *data);
 /* Calls fn once per kernel that ran. */
 void loom_stats_foreach(struct loom_device *dev, void (*fn)(const struct loom_kernel_stats *s, void *data),
                         void *data);

@@ -51,5 +51,11 @@ grep -q '^========= ERROR SUMMARY: 1 error$' "$tmp/out" || fail "a kernel fault 
     fail "--tool synccheck: $(cat "$tmp/err")"
 "$LOOM" exec --log-file x.log "$tmp/leaks" >/dev/null 2>"$tmp/err"
 [ $? = 2 ] && grep -q "compute-sanitizer's --log-file is not supported yet" "$tmp/err" || fail "--log-file: $(cat "$tmp/err")"
+# (not compute-sanitizer's, but a program of its own is at hand) --stats=launches: a line per launch
+"$LOOM" exec --stats=launches "$tmp/leaks" >/dev/null 2>"$tmp/err" || fail "--stats=launches: exit status $?"
+grep -q '^loom:      1 touch  *1,1,1  *32,1,1  *0  *[0-9.]*  *1  *[0-9]*  *100.0%$' "$tmp/err" ||
+    fail "--stats=launches: no line for the launch of touch: $(tail -3 "$tmp/err")"
+"$LOOM" exec --stats=kernels "$tmp/leaks" >/dev/null 2>"$tmp/err"
+[ $? = 2 ] || fail "--stats=kernels is not refused"
 echo "sanitizer.sh: $fails failure(s)"
 [ "$fails" -eq 0 ]
