@@ -50,6 +50,12 @@ typedef struct CUuuid_st { char bytes[16]; } cudaUUID_t;
 #define cudaOccupancyDefault 0x00
 #define cudaOccupancyDisableCachingOverride 0x01
 
+enum cudaDriverEntryPointQueryResult {
+    cudaDriverEntryPointSuccess = 0,
+    cudaDriverEntryPointSymbolNotFound = 1,
+    cudaDriverEntryPointVersionNotSufficent = 2,
+};
+
 enum cudaMemcpyKind {
     cudaMemcpyHostToHost = 0, cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2,
     cudaMemcpyDeviceToDevice = 3, cudaMemcpyDefault = 4,
@@ -455,14 +461,16 @@ cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags);
 cudaError_t cudaDeviceDisablePeerAccess(int peerDevice);
 cudaError_t cudaRuntimeGetVersion(int *runtimeVersion);
 cudaError_t cudaDriverGetVersion(int *driverVersion);
-/* driverStatus: enum cudaDriverEntryPointQueryResult (0 found, 1 not found, 2 later version) */
-cudaError_t cudaGetDriverEntryPoint(const char *symbol, void **funcPtr, unsigned long long flags, int *driverStatus);
+cudaError_t cudaGetDriverEntryPoint(const char *symbol, void **funcPtr, unsigned long long flags,
+                                    enum cudaDriverEntryPointQueryResult *driverStatus);
 cudaError_t cudaGetDriverEntryPoint_ptsz(const char *symbol, void **funcPtr, unsigned long long flags,
-                                         int *driverStatus);
+                                         enum cudaDriverEntryPointQueryResult *driverStatus);
 cudaError_t cudaGetDriverEntryPointByVersion(const char *symbol, void **funcPtr, unsigned int cudaVersion,
-                                             unsigned long long flags, int *driverStatus);
+                                             unsigned long long flags,
+                                             enum cudaDriverEntryPointQueryResult *driverStatus);
 cudaError_t cudaGetDriverEntryPointByVersion_ptsz(const char *symbol, void **funcPtr, unsigned int cudaVersion,
-                                                  unsigned long long flags, int *driverStatus);
+                                                  unsigned long long flags,
+                                                  enum cudaDriverEntryPointQueryResult *driverStatus);
 cudaError_t cudaProfilerStart(void);
 cudaError_t cudaProfilerStop(void);
 

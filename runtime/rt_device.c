@@ -439,7 +439,7 @@ cudaError_t cudaProfilerStop(void) { return rt_return(cudaSuccess, "cudaProfiler
  * (default, legacy or per-thread default stream) are the driver's; a _ptsz caller's default
  * means the per-thread stream. */
 static cudaError_t driver_entry(const char *symbol, void **fn, int version, unsigned long long flags,
-                                int *status, bool per_thread)
+                                enum cudaDriverEntryPointQueryResult *status, bool per_thread)
 {
     if (!symbol || !fn || flags > 2) return cudaErrorInvalidValue;
     typedef int (*get_proc_fn)(const char *, void **, int, unsigned long long, int *);
@@ -456,13 +456,13 @@ static cudaError_t driver_entry(const char *symbol, void **fn, int version, unsi
     int st = 0;
     *fn = NULL;
     int r = get_proc(symbol, fn, version, flags == 0 && per_thread ? 2 : flags, &st);
-    if (status) *status = st;
+    if (status) *status = (enum cudaDriverEntryPointQueryResult)st;
     if (st != 0) *fn = NULL;
     return r == 0 || st != 0 ? cudaSuccess : cudaErrorInvalidValue;
 }
 
 cudaError_t cudaGetDriverEntryPointByVersion(const char *symbol, void **funcPtr, unsigned int cudaVersion,
-                                             unsigned long long flags, int *driverStatus)
+                                             unsigned long long flags, enum cudaDriverEntryPointQueryResult *driverStatus)
 {
     cudaError_t e = rt_enter();
     if (e == cudaSuccess) e = driver_entry(symbol, funcPtr, (int)cudaVersion, flags, driverStatus, false);
@@ -470,7 +470,8 @@ cudaError_t cudaGetDriverEntryPointByVersion(const char *symbol, void **funcPtr,
 }
 
 cudaError_t cudaGetDriverEntryPointByVersion_ptsz(const char *symbol, void **funcPtr, unsigned int cudaVersion,
-                                                  unsigned long long flags, int *driverStatus)
+                                                  unsigned long long flags,
+                                                  enum cudaDriverEntryPointQueryResult *driverStatus)
 {
     cudaError_t e = rt_enter();
     if (e == cudaSuccess) e = driver_entry(symbol, funcPtr, (int)cudaVersion, flags, driverStatus, true);
@@ -478,7 +479,8 @@ cudaError_t cudaGetDriverEntryPointByVersion_ptsz(const char *symbol, void **fun
                      cudaVersion, flags);
 }
 
-cudaError_t cudaGetDriverEntryPoint(const char *symbol, void **funcPtr, unsigned long long flags, int *driverStatus)
+cudaError_t cudaGetDriverEntryPoint(const char *symbol, void **funcPtr, unsigned long long flags,
+                                    enum cudaDriverEntryPointQueryResult *driverStatus)
 {
     cudaError_t e = rt_enter();
     if (e == cudaSuccess) e = driver_entry(symbol, funcPtr, CUDART_VERSION_LOOM, flags, driverStatus, false);
@@ -486,7 +488,7 @@ cudaError_t cudaGetDriverEntryPoint(const char *symbol, void **funcPtr, unsigned
 }
 
 cudaError_t cudaGetDriverEntryPoint_ptsz(const char *symbol, void **funcPtr, unsigned long long flags,
-                                         int *driverStatus)
+                                         enum cudaDriverEntryPointQueryResult *driverStatus)
 {
     cudaError_t e = rt_enter();
     if (e == cudaSuccess) e = driver_entry(symbol, funcPtr, CUDART_VERSION_LOOM, flags, driverStatus, true);
