@@ -646,6 +646,11 @@ static void decode_instr(struct emu_decoder *dc, uint32_t idx)
     out.guard = EMU_NOGUARD; out.e = EMU_NOREG; out.target = out.reconv = UINT32_MAX;
     enum emu_sel r = sel(dc, pi, &out);
     out.flow = fam == EMU_FAM_CTRL;   /* the only family that changes the SIMT state */
+    if (r != EMU_SEL_OK && out.aux_owned) {   /* a selector that refused after allocating */
+        free((void *)out.aux);
+        out.aux = NULL;
+        out.aux_owned = 0;
+    }
     if (r == EMU_SEL_NO) {   /* ptx_ops.def names a family whose selector does not know the opcode */
         dec_error(dc, "internal: no handler for '%s' in its family's selector", name);
         return;
