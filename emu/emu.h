@@ -108,10 +108,24 @@ struct emu_inst {
     const void *aux;         /* handler-specific data owned by the program */
     uint16_t aux_targets;    /* brx.idx: aux is a uint32_t[aux_targets] of target pcs */
     uint8_t aux_owned;       /* aux is freed with the program */
+    uint8_t skind;           /* EMU_SK_*: what the thread engine of the SIMT policies does itself */
     uint32_t src;            /* index into program->locs */
 };
 
 #define EMU_ADDR32_RUN4 2
+
+/* emu_inst.skind: instructions at which the thread engine (emu/simt/steps.c)
+ * regroups a warp's lanes before it runs the handler. */
+enum emu_skind {
+    EMU_SK_NONE,
+    EMU_SK_BAR,          /* bar/barrier .sync, .arrive, .red: every live lane of the warp first */
+    EMU_SK_WSYNC,        /* shfl/vote/match/redux/elect .sync: the member mask (row v[0]) first */
+    EMU_SK_WARPSYNC,     /* bar.warp.sync: the lanes of its mask (row a), at any bar.warp.sync */
+    EMU_SK_RET,          /* ret (and the implicit one at a function's end) */
+    EMU_SK_CALL,         /* call of a function body */
+    EMU_SK_WARP,         /* activemask, legacy (non-.sync) warp instructions: the lanes of one static
+                            warp at this pc, never another warp's or part of them */
+};
 
 /* in->reconv values: set by a selector to ask the decoder for the CFG's
  * immediate post-dominator; NONE when the branch reconverges only at exit. */
@@ -206,6 +220,9 @@ struct emu_warp {
     uint32_t gcache_next;
     /* Counters (observers). */
     uint64_t n_inst, n_thread_inst, n_diverge, n_barrier;
+    uint64_t n_reconv;                   /* PDOM stack pops at reconvergence points */
+    uint32_t max_sp;                     /* deepest PDOM stack */
+    uint64_t lane_hist[EMU_WARP_SIZE + 1]; /* warp instructions by active lanes (emu_count_lanes) */
     uint64_t mark;                       /* n_inst when n_thread_inst was last brought up to date */
     uint64_t chain_left;                 /* instructions a chain may still run (warp_run's slice) */
 };
@@ -233,6 +250,8 @@ struct emu_fault {
 };
 
 struct emu_launch;
+struct emu_simt_cfg;
+struct emu_steps;
 struct emu_race;
 struct emu_check;
 struct emu_async;
@@ -262,6 +281,8 @@ struct emu_cta {
     bool live_stale;
     struct emu_race *race;               /* racecheck shadow of shared memory (emu_check.c), or NULL */
     struct emu_async *async;             /* mbarriers and barrier.cluster (emu_async.c), or NULL */
+    struct emu_steps *steps;             /* the thread engine's state (emu/simt/steps.c) when the
+                                            launch's SIMT policy is not PDOM, else NULL */
 };
 
 /* What warp w waits on now. A barrier's release leaves the wait records of
@@ -292,6 +313,7 @@ struct emu_launch {
     uint64_t grid_workspace;             /* cooperative launches: zeroed device memory for grid barriers */
     bool initcheck, racecheck;           /* deeper checks (emu_check.h); both imply check */
     struct emu_check *checker;           /* initcheck shadow of the device's allocations */
+    const struct emu_simt_cfg *simt;     /* the SIMT policy (emu/simt/emu_simt.h); NULL = PDOM */
 };
 
 /* A decoded function: a range of the program's instructions. */
@@ -338,6 +360,9 @@ struct emu_program {
     uint64_t static_shared;              /* largest static shared layout of any entry */
     uint64_t dyn_shared_base;            /* offset of extern (dynamic) shared arrays */
     bool has_calls;                      /* calls to .func bodies exist: threads need a stack */
+    /* For the thread engine (emu/simt/steps.c), built on first use: */
+    struct emu_inst *steps;              /* code with its chained runs cut */
+    uint32_t *prio;                      /* frontier priority of each pc */
 };
 
 /* ---- Decoding (emu_decode.c) ---------------------------------------------

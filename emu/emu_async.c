@@ -87,7 +87,7 @@ void emu_async_free(struct emu_cta *cta)
 
 static uint32_t pc_of(const struct emu_warp *w, const struct emu_inst *in)
 {
-    return (uint32_t)(in - w->cta->launch->prog->code);
+    return in->src;
 }
 
 /* ---- mbarrier objects ------------------------------------------------------------- */

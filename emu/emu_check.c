@@ -203,7 +203,7 @@ void *emu_check_global(struct emu_warp *w, const struct emu_inst *in, unsigned l
     /* An atomic reads before it writes (atomicAdd on a buffer nobody zeroed), except
      * exchange, which programs use as an atomic store. */
     const struct emu_program *p = L->prog;
-    const struct ptx_instr *ir = in && (uint32_t)(in - p->code) < p->ncode ? p->locs[in - p->code].ir : NULL;
+    const struct ptx_instr *ir = in && in->src < p->ncode ? p->locs[in->src].ir : NULL;
     bool reads = !write || (ir && (ir->op == PTX_OP_ATOM || ir->op == PTX_OP_RED) && ir->subop != PTX_MOD_EXCH);
     if (!reads) {
         mark(s, off, size);
@@ -325,7 +325,7 @@ bool emu_check_shared(struct emu_warp *w, const struct emu_inst *in, unsigned l,
                       bool write)
 {
     const struct emu_program *p = w->cta->launch->prog;
-    uint32_t pc = (uint32_t)(in - p->code);
+    uint32_t pc = in->src;
     const struct ptx_instr *ir = pc < p->ncode ? p->locs[pc].ir : NULL;
     if (ir && (ir->op == PTX_OP_ATOM || ir->op == PTX_OP_RED)) return true;   /* atomics do not race */
     struct emu_race *r = race_of(w->cta);

@@ -122,7 +122,7 @@ static int h_call(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
             /* Lanes call different functions (or some skip the call): split the
              * warp so each group re-executes this call on its own; all meet
              * again after it. */
-            uint32_t here = (uint32_t)(in - prog->code), targets[EMU_WARP_SIZE + 1];
+            uint32_t here = in->src, targets[EMU_WARP_SIZE + 1];
             emu_mask masks[EMU_WARP_SIZE + 1];
             unsigned n = 0;
             emu_mask left = m;
@@ -355,7 +355,7 @@ static int h_bar(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
     if (in->sub == BAR_ARRIVE)
         return EMU_CONTINUE;
     w->wait = (struct emu_wait){ .kind = EMU_WAIT_BARRIER, .barrier = id, .count = count,
-                                 .pc = (uint32_t)(in - w->cta->launch->prog->code) };
+                                 .pc = in->src };
     b->waiting |= 1u << w->id;
     w->cta->runnable &= ~(1u << w->id);
     if (in->sub >= BAR_RED_POPC) {
@@ -537,7 +537,7 @@ static enum emu_sel sel_call(struct emu_decoder *dc, const struct ptx_instr *pi,
         }
     }
     out->fn = h_call;
-    if (ci->host < 0) dc->prog->has_calls = true;
+    if (ci->host < 0) { dc->prog->has_calls = true; out->skind = EMU_SK_CALL; }
     out->aux = ci;
     out->aux_owned = 1;
     return EMU_SEL_OK;
@@ -554,10 +554,12 @@ static enum emu_sel sel_bar(struct emu_decoder *dc, const struct ptx_instr *pi, 
     if (warp) {
         if (pi->nops != 1) return emu_dec_unsupported(dc, "bar.warp.sync takes one operand");
         out->fn = h_warpsync;
+        out->skind = EMU_SK_WARPSYNC;
         out->a = emu_dec_src(dc, &pi->ops[0], PTX_T_B32);
         return EMU_SEL_OK;
     }
     out->fn = h_bar;
+    out->skind = EMU_SK_BAR;
     out->b = EMU_NOREG;
     if (red) {
         /* bar.red.op.type d, a{, b}, {!}c */
@@ -660,7 +662,7 @@ enum emu_sel emu_sel_ctrl(struct emu_decoder *dc, const struct ptx_instr *pi, st
         return EMU_SEL_OK;
     case PTX_OP_BRX: return sel_brx(dc, pi, out);
     case PTX_OP_CALL: return sel_call(dc, pi, out);
-    case PTX_OP_RET: out->fn = h_ret; return EMU_SEL_OK;
+    case PTX_OP_RET: out->fn = h_ret; out->skind = EMU_SK_RET; return EMU_SEL_OK;
     case PTX_OP_EXIT: out->fn = h_exit; return EMU_SEL_OK;
     case PTX_OP_TRAP: out->fn = h_trap; return EMU_SEL_OK;
     case PTX_OP_BRKPT: out->fn = h_brkpt; return EMU_SEL_OK;

@@ -905,6 +905,7 @@ static void decode_func(struct emu_build *b, uint32_t fi, bool fold)
     dc->pi = NULL;
     struct emu_inst tail = { .guard = EMU_NOGUARD, .e = EMU_NOREG, .target = UINT32_MAX, .reconv = UINT32_MAX };
     tail.fn = emu_h_implicit_ret;
+    tail.skind = EMU_SK_RET;
     tail.flow = 1;
     emit(dc, &tail);
     /* Resolve targets (PTX instruction indices) and reconvergence points. */

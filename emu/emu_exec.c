@@ -25,7 +25,7 @@ static void compose(struct emu_warp *w, const struct emu_inst *in, unsigned lane
     struct emu_fault *f = &cta->fault_store;
     const struct emu_launch *L = cta->launch;
     const struct emu_program *p = L->prog;
-    uint32_t pc = in ? (uint32_t)(in - p->code) : w->pc;
+    uint32_t pc = in ? in->src : w->pc;
     const struct emu_loc *loc = pc < p->ncode ? &p->locs[pc] : NULL;
     const char *file = p->ir->path ? p->ir->path : "<ptx>";
     char where[256] = "";
@@ -91,125 +91,6 @@ int emu_warp_end(struct emu_warp *w)
     w->exited |= w->valid;
     emu_simt_remove_lanes(w, w->valid, 0);
     return emu_simt_settle(w);
-}
-
-/* ---- SIMT stack -------------------------------------------------------------- */
-
-static bool simt_push(struct emu_warp *w, uint32_t pc, uint32_t reconv, emu_mask mask)
-{
-    if (w->sp == w->stack_cap) {
-        uint32_t ncap = w->stack_cap ? 2 * w->stack_cap : 16;
-        struct emu_simt_entry *ns = realloc(w->stack, ncap * sizeof *ns);
-        if (!ns) return false;
-        w->stack = ns;
-        w->stack_cap = ncap;
-    }
-    w->stack[w->sp++] = (struct emu_simt_entry){ .pc = pc, .reconv = reconv, .mask = mask };
-    return true;
-}
-
-/* Pushes a divergent path, or merges it into a sibling path that already
- * waits at the same pc for the same reconvergence point: lanes that reach one
- * block along different branches (the else of `if (a && b)`) then run it
- * together, as they would on a GPU, and warp-synchronous instructions there
- * see all of them. Siblings are the entries above the region's own entry,
- * which all share its reconvergence pc. */
-static bool simt_push_path(struct emu_warp *w, uint32_t pc, uint32_t reconv, emu_mask mask)
-{
-    for (uint32_t i = w->sp; i-- > 0 && w->stack[i].reconv == reconv;) {
-        if (w->stack[i].pc == pc) {
-            w->stack[i].mask |= mask;
-            return true;
-        }
-    }
-    return simt_push(w, pc, reconv, mask);
-}
-
-/* Makes the top entry current. */
-static void simt_load_top(struct emu_warp *w)
-{
-    if (w->sp) {
-        w->pc = w->stack[w->sp - 1].pc;
-        w->active = w->stack[w->sp - 1].mask;
-    } else {
-        w->active = 0;
-    }
-}
-
-void emu_simt_remove_lanes(struct emu_warp *w, emu_mask m, uint32_t from_depth)
-{
-    w->cta->live_stale = true;           /* lanes may have exited (h_exit) */
-    for (uint32_t i = from_depth; i < w->sp; i++)
-        w->stack[i].mask &= ~m;
-    w->active &= ~m;
-}
-
-/* Pops entries whose lanes are all gone; returns EMU_STOP_EXIT when none remain. */
-int emu_simt_settle(struct emu_warp *w)
-{
-    bool popped = false;
-    while (w->sp && w->stack[w->sp - 1].mask == 0) {
-        w->sp--;
-        popped = true;
-    }
-    if (!w->sp) { w->active = 0; return EMU_STOP_EXIT; }
-    if (popped) simt_load_top(w);
-    return EMU_CONTINUE;
-}
-
-/* A branch whose lanes split: `taken` go to target, the rest fall through.
- * Both reconverge at `reconv` (the immediate post-dominator). An entry whose
- * pc already is the reconvergence point is not pushed: its lanes wait in the
- * entry below, whose pc is that point. */
-void emu_simt_diverge(struct emu_warp *w, emu_mask taken, uint32_t target, uint32_t reconv)
-{
-    emu_mask rest = w->active & ~taken;
-    uint32_t fall = w->pc;
-    struct emu_simt_entry *top = &w->stack[w->sp - 1];
-    if (top->reconv == reconv && w->sp > 1) {
-        w->sp--;                      /* the entry below already waits at reconv */
-    } else {
-        top->pc = reconv;
-        top->mask = w->active;
-    }
-    /* The path with the lower pc runs first (it is pushed last): paths of
-     * structured code then meet at shared blocks before either runs them. */
-    if (target < fall) {
-        if (fall != reconv) simt_push_path(w, fall, reconv, rest);
-        if (target != reconv) simt_push_path(w, target, reconv, taken);
-    } else {
-        if (target != reconv) simt_push_path(w, target, reconv, taken);
-        if (fall != reconv) simt_push_path(w, fall, reconv, rest);
-    }
-    w->n_diverge++;
-    simt_load_top(w);
-}
-
-/* Multi-way divergence: lanes grouped by target (brx.idx), or groups that
- * re-execute one instruction each (indirect calls; merge = false keeps them apart). */
-void emu_simt_diverge_n(struct emu_warp *w, const uint32_t *targets, const emu_mask *masks, unsigned n,
-                        uint32_t reconv, bool merge)
-{
-    struct emu_simt_entry *top = &w->stack[w->sp - 1];
-    if (top->reconv == reconv && w->sp > 1) {
-        w->sp--;
-    } else {
-        top->pc = reconv;
-        top->mask = w->active;
-    }
-    /* Highest pc first, so the lowest runs first (see emu_simt_diverge). */
-    bool pushed[EMU_WARP_SIZE + 1] = { false };
-    for (unsigned k = 0; k < n; k++) {
-        unsigned best = n;
-        for (unsigned i = 0; i < n; i++)
-            if (!pushed[i] && (best == n || targets[i] > targets[best])) best = i;
-        pushed[best] = true;
-        if (!masks[best] || targets[best] == reconv) continue;
-        if (merge) simt_push_path(w, targets[best], reconv, masks[best]);
-        else simt_push(w, targets[best], reconv, masks[best]);
-    }
-    w->n_diverge++;
-    simt_load_top(w);
 }
 
 int emu_chain_on(struct emu_warp *w, const struct emu_inst *in)
@@ -298,8 +179,9 @@ static inline void barrier_try_release(struct emu_cta *cta, uint32_t id)
     if (barrier_full(cta, id)) barrier_release(cta, id);
 }
 
+void emu_barrier_try_release(struct emu_cta *cta, uint32_t id) { barrier_try_release(cta, id); }
 
-static void barriers_try_release(struct emu_cta *cta)
+void emu_barriers_try_release(struct emu_cta *cta)
 {
     for (uint32_t p = cta->bars_pending; p; p &= p - 1)
         barrier_try_release(cta, (uint32_t)__builtin_ctz(p));
@@ -396,7 +278,8 @@ load:
     for (;;) {
         if (pc == reconv) {                      /* reconvergence: pop */
             w->sp--;
-            simt_load_top(w);
+            w->n_reconv++;
+            emu_simt_load_top(w);
             if ((rc = emu_simt_settle(w))) goto stop;
             pc = w->pc;
             active = w->active;
@@ -466,7 +349,7 @@ stop:                                            /* a barrier or an exit: on to 
         cta->runnable &= ~(1u << i);
         cta->nexited_warps++;
         cta->live_stale = true;
-        if (cta->bars_pending) barriers_try_release(cta);   /* (fewer threads may now fill one) */
+        if (cta->bars_pending) emu_barriers_try_release(cta);   /* (fewer threads may now fill one) */
     } else {
         goto out;
     }
@@ -569,6 +452,7 @@ struct emu_cta *emu_cta_create(const struct emu_launch *L)
         }
         warp_fill_sregs(w);
     }
+    if (L->simt && !(cta->steps = emu_steps_create(cta))) { emu_cta_destroy(cta); return NULL; }
     return cta;
 }
 
@@ -582,6 +466,7 @@ void emu_cta_destroy(struct emu_cta *cta)
     }
     emu_check_cta_free(cta);
     emu_async_free(cta);
+    emu_steps_destroy(cta->steps);
     free(cta->warps);
     free(cta->shared);
     free(cta);
@@ -674,10 +559,7 @@ void emu_cta_begin(struct emu_cta *cta, const uint32_t ctaid[3], uint32_t smid)
     for (uint32_t i = 0; i < cta->nwarps; i++) {
         struct emu_warp *w = &cta->warps[i];
         w->exited = 0;
-        w->sp = 1;                               /* (emu_cta_create made room for this entry) */
-        w->stack[0] = (struct emu_simt_entry){ .pc = L->entry->entry_pc, .reconv = EMU_RECONV_NONE, .mask = w->valid };
-        w->pc = L->entry->entry_pc;
-        w->active = w->valid;
+        emu_simt_begin(w, L->entry->entry_pc);
         w->nframes = 0;
         w->local_sp = 0;
         w->wait = (struct emu_wait){ .kind = EMU_WAIT_NONE };
@@ -685,10 +567,11 @@ void emu_cta_begin(struct emu_cta *cta, const uint32_t ctaid[3], uint32_t smid)
         w->mark = w->n_inst;
         warp_fill_cta_sregs(w);
     }
+    if (cta->steps) emu_steps_begin(cta);
 }
 
 /* Reports a barrier that can never complete: every live warp waits. */
-static void report_deadlock(struct emu_cta *cta)
+void emu_report_deadlock(struct emu_cta *cta)
 {
     char detail[256] = "";
     size_t used = 0;
@@ -714,6 +597,7 @@ static void report_deadlock(struct emu_cta *cta)
  * warp-instructions have been spent (then EMU_CTA_YIELD: call again). */
 enum emu_cta_state emu_cta_run(struct emu_cta *cta, uint64_t budget)
 {
+    if (cta->steps) return (enum emu_cta_state)emu_steps_run(cta, budget);   /* a policy other than PDOM */
     const struct emu_inst *code = cta->launch->prog->code;
     const uint64_t slice = EMU_SLICE;
     for (;;) {
@@ -735,26 +619,15 @@ enum emu_cta_state emu_cta_run(struct emu_cta *cta, uint64_t budget)
         if (all_done) return cta->asserted ? EMU_CTA_FAULT : EMU_CTA_DONE;
         if (cta->fault) return EMU_CTA_FAULT;
         if (!ran) {
-            barriers_try_release(cta);
+            emu_barriers_try_release(cta);
             bool any_runnable = false;
             for (uint32_t i = 0; i < cta->nwarps; i++)
                 if (!cta->warps[i].done && emu_wait_kind(&cta->warps[i]) != EMU_WAIT_BARRIER) any_runnable = true;
             if (!any_runnable) {
-                report_deadlock(cta);
+                emu_report_deadlock(cta);
                 return EMU_CTA_FAULT;
             }
         }
         if (budget == 0) return EMU_CTA_YIELD;
     }
-}
-
-/* A call: the caller's entry resumes at the return address once every lane
- * of the callee has returned; the callee runs in an entry of its own. */
-bool emu_simt_push_call(struct emu_warp *w, uint32_t entry_pc, emu_mask mask)
-{
-    w->stack[w->sp - 1].pc = w->pc;
-    w->stack[w->sp - 1].mask = w->active;
-    if (!simt_push(w, entry_pc, EMU_RECONV_NONE, mask)) return false;
-    simt_load_top(w);
-    return true;
 }

@@ -4,6 +4,7 @@
 #define LOOM_EMU_EXEC_H
 
 #include "emu/emu_internal.h"
+#include "emu/simt/emu_simt.h"
 
 enum emu_cta_state { EMU_CTA_DONE, EMU_CTA_YIELD, EMU_CTA_FAULT };
 
@@ -11,11 +12,5 @@ struct emu_cta *emu_cta_create(const struct emu_launch *L);
 void emu_cta_destroy(struct emu_cta *cta);
 void emu_cta_begin(struct emu_cta *cta, const uint32_t ctaid[3], uint32_t smid);
 enum emu_cta_state emu_cta_run(struct emu_cta *cta, uint64_t budget);
-
-/* (emu_simt_diverge, the two-way split, is declared in emu_lanes.h, whose
- * branch helpers call it.) */
-void emu_simt_diverge_n(struct emu_warp *w, const uint32_t *targets, const emu_mask *masks, unsigned n,
-                        uint32_t reconv, bool merge);
-bool emu_simt_push_call(struct emu_warp *w, uint32_t entry_pc, emu_mask mask);
 
 #endif

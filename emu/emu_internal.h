@@ -4,6 +4,7 @@
 #define LOOM_EMU_INTERNAL_H
 
 #include "emu/emu.h"
+#include "emu/simt/emu_simt.h"
 #include "ptx/ptx_diag.h"
 
 /* Row layout of every register file: special registers first (r32: one row per
@@ -161,8 +162,11 @@ struct emu_warp_file {
     uint64_t (*r64)[EMU_WARP_SIZE];
     emu_mask *pred;
 };
-void emu_simt_remove_lanes(struct emu_warp *w, emu_mask m, uint32_t from_depth);
-int emu_simt_settle(struct emu_warp *w);
+/* CTA barriers (emu_exec.c): release barrier id, or every pending one, when each
+ * thread it expects has arrived; a barrier deadlock's report (the CTA's fault). */
+void emu_barrier_try_release(struct emu_cta *cta, uint32_t id);
+void emu_barriers_try_release(struct emu_cta *cta);
+void emu_report_deadlock(struct emu_cta *cta);
 /* The asynchronous barriers' state of a CTA (emu_async.c): cleared for its next block,
  * freed with it. */
 void emu_async_reset(struct emu_cta *cta);

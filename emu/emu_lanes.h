@@ -113,7 +113,9 @@ static inline uint32_t emu_popc(emu_mask x)
  * hand-over). A warp that is not running has mark == n_inst. */
 static inline void emu_count_lanes(struct emu_warp *w, uint32_t lanes)
 {
-    w->n_thread_inst += (uint64_t)lanes * (w->n_inst - w->mark);
+    uint64_t n = w->n_inst - w->mark;
+    w->n_thread_inst += (uint64_t)lanes * n;
+    w->lane_hist[lanes] += n;
     w->mark = w->n_inst;
 }
 
@@ -138,7 +140,7 @@ static inline __attribute__((always_inline)) int emu_chain_to(struct emu_warp *w
     return EMU_CONTINUE;
 }
 
-void emu_simt_diverge(struct emu_warp *w, emu_mask taken, uint32_t target, uint32_t reconv);
+#include "emu/simt/emu_simt.h"
 
 /* A branch of instruction `in` (pc in->src, in->br set) taken by the lanes in
  * `taken`, within the active mask, to in->target (instruction in->aux), the

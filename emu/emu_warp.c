@@ -304,6 +304,7 @@ static void warp_init(struct emu_inst *out, emu_fn fn, uint8_t sub2)
     out->sub = 0;
     out->sub2 = sub2;
     out->v[0] = EMU_NOREG;
+    out->skind = (sub2 & WARP_F_SYNC) ? EMU_SK_WSYNC : EMU_SK_WARP;   /* (member mask row v[0]) */
 }
 
 static uint16_t warp_dst32(struct emu_decoder *dc, const struct ptx_operand *op)

@@ -6,6 +6,11 @@ libloomemu_la_SOURCES = \
 	%D%/emu_mem.c %D%/emu_atom.c %D%/emu_warp.c %D%/emu_ctrl.c %D%/emu_sreg.c %D%/emu_host.c \
 	%D%/emu_video.c %D%/emu_tex.c %D%/emu_report.c %D%/emu_report.h %D%/emu_codegen.c \
 	%D%/emu_mma.c %D%/emu_mma.h %D%/emu_mma_arith.c %D%/emu_async.c
+
+# SIMT policies: the interface, PDOM's stack, the thread engine and its policies.
+libloomemu_la_SOURCES += \
+	%D%/simt/emu_simt.h %D%/simt/pdom.c %D%/simt/policy.c %D%/simt/steps.h %D%/simt/steps.c \
+	%D%/simt/frontier.c %D%/simt/its.c %D%/simt/dwf.c %D%/simt/interweave.c
 libloomemu_la_CFLAGS = $(AM_CFLAGS) $(EMU_OPT_CFLAGS)
 
 # The instruction families once more for x86-64-v3 (AVX2, FMA, BMI2), their

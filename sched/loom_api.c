@@ -188,6 +188,13 @@ enum loom_status loom_device_create(const struct loom_device_config *cfg, struct
         return fail(LOOM_ERR_INVALID_VALUE, "unknown device preset '%s'", preset);
     }
     d->props = d->preset->props;
+    char simt_err[256];
+    const char *simt = d->cfg.simt ? d->cfg.simt : getenv("LOOM_SIMT");
+    if (!emu_simt_parse(simt, &d->simt, simt_err, sizeof simt_err)) {
+        free(d);
+        return fail(LOOM_ERR_INVALID_VALUE, "%s", simt_err);
+    }
+    d->cfg.simt = NULL;                  /* (the caller's string need not outlive the call) */
     /* 0: one per core the process may run on, counted by the pool thread. */
     d->workers = d->cfg.workers ? d->cfg.workers : env_unsigned("LOOM_WORKERS", 0);
     if (getenv("LOOM_NO_CHECK") && *getenv("LOOM_NO_CHECK") && strcmp(getenv("LOOM_NO_CHECK"), "0"))
@@ -1053,6 +1060,7 @@ enum loom_status loom_launch(struct loom_device *dev, struct loom_kernel *k, con
         .check = !dev->cfg.no_check || dev->cfg.initcheck || dev->cfg.racecheck,
         .initcheck = dev->checker != NULL, .racecheck = dev->cfg.racecheck, .checker = dev->checker,
         .nsm = (uint32_t)dev->props.multiprocessors, .nwarpid = (uint32_t)(dev->props.max_threads_per_sm / 32),
+        .simt = dev->simt.kind == EMU_SIMT_PDOM ? NULL : &dev->simt,
     };
     pthread_mutex_lock(&dev->lock);
     g->L.gridid = ++dev->next_gridid;

@@ -237,6 +237,7 @@ struct loom_device {
     _Atomic unsigned host_used;     /* EMU_USES_* of every kernel launched since create or reset */
     struct sched *sched;
     struct emu_check *checker;      /* initcheck shadow (cfg.initcheck), else NULL */
+    struct emu_simt_cfg simt;       /* the SIMT policy (cfg.simt or LOOM_SIMT) */
 };
 
 #endif

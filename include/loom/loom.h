@@ -82,6 +82,8 @@ struct loom_device_config {
     double watchdog_s;           /* when no CTA has finished for this long, print once where the
                                   * warps are; the kernel keeps running. 0 = off (LOOM_WATCHDOG) */
     bool stats_launches;         /* with stats: keep a record per launch too (LOOM_STATS=launches) */
+    const char *simt;            /* SIMT policy, NAME[:KEY=VALUE,...] (pdom, its, frontier, dwf, sbi,
+                                  * swi, sbi+swi; docs/SIMT.md); NULL = LOOM_SIMT, else pdom */
 };
 
 /* Properties of the emulated GPU, as the CUDA runtime reports them. */
