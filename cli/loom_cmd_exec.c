@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli/loom_cli.h"
+#include "loom/loom.h"
 
 /* Set by the makefile (runtime/local.mk). */
 #ifndef LOOM_PKGLIBDIR
@@ -32,7 +33,8 @@
 static void usage(FILE *out)
 {
     fputs("usage: loom exec [--workers N] [--stats] [--deterministic] [--no-check]\n"
-          "                 [--initcheck] [--racecheck] [--device PRESET] [--timeout S] PROGRAM [ARGS...]\n"
+          "                 [--initcheck] [--racecheck] [--device PRESET] [--timeout S] [--simt POLICY]\n"
+          "                 PROGRAM [ARGS...]\n"
           "(loom help exec describes the options)\n", out);
 }
 
@@ -368,6 +370,14 @@ int loom_cmd_exec(int argc, char **argv)
                 return 2;
             }
             if (set_env("LOOM_DUMP_PTX", v))
+                return 2;
+        } else if ((v = option_value(argc, argv, &i, "--simt"))) {
+            char why[256];
+            if (loom_simt_check(v, why, sizeof why) != LOOM_OK) {
+                fprintf(stderr, "loom exec: %s\n", why);
+                return 2;
+            }
+            if (set_env("LOOM_SIMT", v))
                 return 2;
         } else if ((v = option_value(argc, argv, &i, "--device"))) {
             if (!*v || set_env("LOOM_DEVICE", v))

@@ -118,8 +118,9 @@ struct run_arg {
 struct run_opts {
     const char *file, *kernel, *device;
     unsigned grid[3], block[3];
-    bool have_grid, have_block, have_shared, have_workers, have_timeout, have_watchdog;
+    bool have_grid, have_block, have_shared, have_workers, have_timeout, have_watchdog, have_simt;
     double watchdog;
+    const char *simt;
     uint64_t shared;
     unsigned workers;
     double timeout;
@@ -639,6 +640,15 @@ static int parse_options(int argc, char **argv, struct run_opts *o)
             if (!once(&seen_device, name) || !(v = opt_value(argc, argv, &i, eq)))
                 return RUN_USAGE_ERROR;
             o->device = v;
+        } else if (!strcmp(name, "--simt")) {
+            if (!once(&o->have_simt, name) || !(v = opt_value(argc, argv, &i, eq)))
+                return RUN_USAGE_ERROR;
+            char why[256];
+            if (loom_simt_check(v, why, sizeof why) != LOOM_OK) {
+                run_error("%s", why);
+                return RUN_USAGE_ERROR;
+            }
+            o->simt = v;
         } else {
             run_error("unknown option '%s' (see 'loom help run')", arg);
             return RUN_USAGE_ERROR;
@@ -904,6 +914,7 @@ static void print_stats(const struct loom_kernel_stats *s, void *data)
             s->workers == 1 ? "" : "s", s->chunks, s->steals, s->max_resident, s->occupancy_ctas_per_sm, 100.0 * s->occupancy,
             s->parks, s->admits_parked, s->wakeups, s->wakeups == 1 ? "" : "s");
     loom_stats_print_timeline(stderr, "loom run: stats: ", s);
+    loom_stats_print_simt(stderr, "loom run: stats: ", s);
 }
 
 static bool write_output(const struct run_arg *a)
@@ -937,7 +948,7 @@ static int run(struct run_opts *o)
         .no_check = o->no_check, .stats = o->stats, .timeout_s = o->timeout,
         .initcheck = o->initcheck, .racecheck = o->racecheck,
         .progress = !o->quiet && isatty(STDERR_FILENO),
-        .watchdog_s = o->have_watchdog ? o->watchdog : 60,
+        .watchdog_s = o->have_watchdog ? o->watchdog : 60, .simt = o->simt,
     };
     struct loom_device *dev = NULL;
     if (loom_device_create(&cfg, &dev) != LOOM_OK) {

@@ -278,7 +278,7 @@ load:
     for (;;) {
         if (pc == reconv) {                      /* reconvergence: pop */
             w->sp--;
-            w->n_reconv++;
+            w->n_reconv += w->stack[w->sp - 1].pc == pc;   /* (the lanes join the entry that waits there) */
             emu_simt_load_top(w);
             if ((rc = emu_simt_settle(w))) goto stop;
             pc = w->pc;

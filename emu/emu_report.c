@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "emu/emu_report.h"
+#include "emu/simt/emu_simt.h"
 #include "include/loom/loom.h"
 #include "ptx/ptx_demangle.h"
 
@@ -48,6 +49,7 @@ static const char *cu_file(const struct emu_program *p, const struct emu_loc *lo
  *   warps 2-7: line 35 (spin.cu:7), pc 4, active 0xffffffff, running */
 size_t emu_cta_describe(const struct emu_cta *cta, char *buf, size_t size)
 {
+    if (cta->steps) return emu_steps_describe(cta, buf, size);   /* per-lane pcs (emu/simt/steps.c) */
     const struct emu_program *p = cta->launch->prog;
     size_t used = 0;
     if (size) buf[0] = 0;
@@ -65,9 +67,21 @@ size_t emu_cta_describe(const struct emu_cta *cta, char *buf, size_t size)
         enum emu_wait_kind kind = emu_wait_kind(w);
         if (kind == EMU_WAIT_BARRIER) snprintf(wait, sizeof wait, "%s %u", wait_name(kind), w->wait.barrier);
         else snprintf(wait, sizeof wait, "%s", wait_name(kind));
-        char line[256];
-        int n = snprintf(line, sizeof line, "\n    %s: line %u%s, pc %u, active 0x%08x, %s", who,
-                         loc ? loc->ptx_line : 0, cu, pc, w->active, wait);
+        /* Lanes that the PDOM stack holds back (a split path, or a reconvergence point
+         * they wait at): an intra-warp livelock shows as lanes that can never go on. */
+        char held[160] = "";
+        size_t hu = 0;
+        emu_mask shown = w->active;
+        for (uint32_t e = w->sp; e-- > 0 && hu + 48 < sizeof held;) {
+            emu_mask lanes = w->stack[e].mask & ~shown & ~w->exited;
+            if (!lanes || w->stack[e].pc >= p->ncode) continue;
+            shown |= lanes;
+            hu += (size_t)snprintf(held + hu, sizeof held - hu, "; lanes 0x%08x wait at line %u", lanes,
+                                   p->locs[w->stack[e].pc].ptx_line);
+        }
+        char line[384];
+        int n = snprintf(line, sizeof line, "\n    %s: line %u%s, pc %u, active 0x%08x, %s%s", who,
+                         loc ? loc->ptx_line : 0, cu, pc, w->active, wait, held);
         if (n < 0) break;
         if (used + (size_t)n + 1 > size) {   /* no room: say how many are left out */
             uint32_t rest = 0;

@@ -205,7 +205,7 @@ static void init_device(void)
         cfg.timeout_s = strtod(t, NULL);
     enum loom_status s = loom_device_create(&cfg, &rt.dev);
     if (s != LOOM_OK) {
-        fprintf(stderr, "loom: cannot create the emulated device: %s\n", loom_status_string(s));
+        fprintf(stderr, "loom: cannot create the emulated device: %s\n", loom_device_error(NULL));
         rt.dev = NULL;
         rt.init_error = cudaErrorInitializationError;
         return;
@@ -481,9 +481,10 @@ static void stats_timeline(const struct loom_kernel_stats *s, void *data)
 {
     FILE *out = data;
     char name[1024];
-    if (!s->timeline_bins) return;
+    if (!s->timeline_bins && !s->simt.slots) return;
     fprintf(out, "loom: %s:\n", loom_demangle(s->kernel, name, sizeof name));
     loom_stats_print_timeline(out, "loom:   ", s);
+    loom_stats_print_simt(out, "loom:   ", s);
 }
 
 static void launch_one(const struct loom_launch_stats *s, void *data)

@@ -175,6 +175,15 @@ static unsigned env_unsigned(const char *name, unsigned dflt)
     return *end ? dflt : (unsigned)x;
 }
 
+enum loom_status loom_simt_check(const char *spec, char *msg, size_t size)
+{
+    struct emu_simt_cfg c;
+    char err[256];
+    bool ok = emu_simt_parse(spec, &c, err, sizeof err);
+    if (msg && size) snprintf(msg, size, "%s", ok ? "" : err);
+    return ok ? LOOM_OK : LOOM_ERR_INVALID_VALUE;
+}
+
 enum loom_status loom_device_create(const struct loom_device_config *cfg, struct loom_device **out_dev)
 {
     if (!out_dev) return fail(LOOM_ERR_INVALID_VALUE, "loom_device_create: out_dev is NULL");
@@ -938,6 +947,27 @@ static void copy_timeline(struct loom_kernel_stats *out, const struct sched_time
     }
 }
 
+/* The issue model's counters as the API has them. */
+static void simt_public(struct loom_simt_stats *o, const struct emu_simt_stats *st)
+{
+    *o = (struct loom_simt_stats){
+        .slots = st->slots, .lanes = st->lanes, .divergent_branches = st->diverge, .reconvergences = st->reconverge,
+        .max_depth = st->max_depth, .warps_formed = st->formed, .warps_split = st->split,
+        .lane_conflicts = st->conflicts, .coissued = st->coissued,
+    };
+    memcpy(o->hist, st->hist, sizeof o->hist);
+}
+
+static void simt_sum(struct loom_simt_stats *to, const struct loom_simt_stats *a)
+{
+    to->slots += a->slots; to->lanes += a->lanes;
+    for (unsigned k = 0; k < 33; k++) to->hist[k] += a->hist[k];
+    to->divergent_branches += a->divergent_branches; to->reconvergences += a->reconvergences;
+    if (a->max_depth > to->max_depth) to->max_depth = a->max_depth;
+    to->warps_formed += a->warps_formed; to->warps_split += a->warps_split;
+    to->lane_conflicts += a->lane_conflicts; to->coissued += a->coissued;
+}
+
 static void record_stats(struct loom_device *dev, const struct sched_grid *g)
 {
     struct loom_kernel *k = g->k;
@@ -956,6 +986,7 @@ static void record_stats(struct loom_device *dev, const struct sched_grid *g)
                 .seconds = g->seconds, .ctas = atomic_load(&g->ctas_run), .warp_instructions = atomic_load(&g->warp_inst),
                 .thread_instructions = atomic_load(&g->thread_inst), .faulted = atomic_load(&g->fault_set) != 0,
             };
+        if (name) simt_public(&dev->launches[dev->nlaunches - 1].simt, &g->simt);
     }
     struct sched_stats_entry *e = dev->stats;
     while (e && strcmp(e->kernel, k->ir->name)) e = e->next;
@@ -979,6 +1010,10 @@ static void record_stats(struct loom_device *dev, const struct sched_grid *g)
         e->s.chunks += atomic_load(&g->chunks);
         e->s.steals += atomic_load(&g->steals);
         e->s.admits_parked += atomic_load(&g->admits_parked);
+        struct loom_simt_stats add;
+        simt_public(&add, &g->simt);
+        simt_sum(&e->s.simt, &add);
+        e->s.simt_policy = dev->simt.spec;
         e->s.workers = dev->sched->workers;
         if (e->s.launches == 1 || g->seconds > e->longest) {
             e->longest = g->seconds;
@@ -1310,3 +1345,28 @@ void loom_stats_print_timeline(FILE *out, const char *prefix, const struct loom_
             s->workers == 1 ? "" : "s", 100.0 * busy / ((double)n * s->workers));
 }
 
+
+void loom_stats_print_simt(FILE *out, const char *prefix, const struct loom_kernel_stats *s)
+{
+    const struct loom_simt_stats *t = &s->simt;
+    if (!t->slots) return;
+    fprintf(out, "%sSIMT (%s): %llu issue slots, SIMD efficiency %.1f%%, %llu divergent branches, "
+                 "%llu reconvergences, max depth %llu\n", prefix, s->simt_policy ? s->simt_policy : "pdom",
+            (unsigned long long)t->slots, 100.0 * (double)t->lanes / (32.0 * (double)t->slots),
+            (unsigned long long)t->divergent_branches, (unsigned long long)t->reconvergences,
+            (unsigned long long)t->max_depth);
+    fprintf(out, "%s  slots by active lanes:", prefix);
+    for (unsigned b = 0; b < 8; b++) {
+        uint64_t n = 0;
+        for (unsigned k = 4 * b + 1; k <= 4 * b + 4; k++) n += t->hist[k];
+        fprintf(out, " W%u-%u %.1f%%", 4 * b + 1, 4 * b + 4, 100.0 * (double)n / (double)t->slots);
+    }
+    fputc('\n', out);
+    if (t->warps_formed || t->warps_split || t->lane_conflicts)
+        fprintf(out, "%s  dynamic warps formed of several warps %llu, warps split %llu, lane conflicts %llu\n", prefix,
+                (unsigned long long)t->warps_formed, (unsigned long long)t->warps_split,
+                (unsigned long long)t->lane_conflicts);
+    if (t->coissued)
+        fprintf(out, "%s  co-issued slots %llu (%.1f%% of slots)\n", prefix, (unsigned long long)t->coissued,
+                100.0 * (double)t->coissued / (double)t->slots);
+}

@@ -76,6 +76,8 @@ struct sched_grid {
     _Alignas(64) _Atomic uint64_t warp_inst, thread_inst, diverge, barrier_waits, parks, ctas_run, max_resident;
     _Atomic uint64_t chunks, steals, wakeups, admits_parked;
     struct sched_timeline tl;
+    atomic_flag simt_busy;          /* guards simt (statistics on) */
+    struct emu_simt_stats simt;
 };
 
 /* Which CTA a worker runs next: the plug-in point for concurrent-kernel policies.

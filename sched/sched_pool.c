@@ -195,7 +195,7 @@ static void exec_simple(struct sched *s, struct sched_wslot *ws, struct sched_op
 struct resident { struct sched_grid *grid; struct emu_cta *cta; uint64_t index; bool busy; };
 
 /* Counters of one grid's finished CTAs, not yet added to the grid. */
-struct tally { struct sched_grid *grid; uint64_t done, run, wi, ti, dv, bw; };
+struct tally { struct sched_grid *grid; uint64_t done, run, wi, ti, dv, bw; struct emu_simt_stats simt; };
 
 struct worker {
     struct sched *s;
@@ -290,6 +290,11 @@ static void tally_flush(struct worker *wk)
     if (t->dv) atomic_fetch_add_explicit(&g->diverge, t->dv, memory_order_relaxed);
     if (t->bw) atomic_fetch_add_explicit(&g->barrier_waits, t->bw, memory_order_relaxed);
     if (t->run) atomic_fetch_add_explicit(&g->ctas_run, t->run, memory_order_relaxed);
+    if (t->simt.slots) {
+        while (atomic_flag_test_and_set_explicit(&g->simt_busy, memory_order_acquire)) {}
+        emu_simt_stats_add(&g->simt, &t->simt);
+        atomic_flag_clear_explicit(&g->simt_busy, memory_order_release);
+    }
     uint64_t n = t->done;
     *t = (struct tally){ 0 };
     add_done(wk->s, g, n);
@@ -304,9 +309,10 @@ static struct tally *tally_for(struct worker *wk, struct sched_grid *g)
     return &wk->tally;
 }
 
-/* Adds a finished CTA's counters to the tally. */
-static void count_cta(struct tally *t, struct emu_cta *cta)
+/* Adds a finished CTA's counters to the tally (its SIMT issue model's with statistics on). */
+static void count_cta(struct tally *t, struct emu_cta *cta, bool stats)
 {
+    if (stats) emu_cta_take_simt_stats(cta, &t->simt);
     for (uint32_t w = 0; w < cta->nwarps; w++) {
         struct emu_warp *wp = &cta->warps[w];
         t->wi += wp->n_inst; t->ti += wp->n_thread_inst; t->dv += wp->n_diverge; t->bw += wp->n_barrier;
@@ -606,7 +612,7 @@ static bool run_residents(struct worker *wk)
             continue;
         }
         struct tally *t = tally_for(wk, g);
-        count_cta(t, r->cta);
+        count_cta(t, r->cta, s->stats);
         if (st == EMU_CTA_FAULT) record_fault(s, g, r->cta->fault);
         else t->run++;
         t->done++;

@@ -4,6 +4,13 @@ AM_TESTS_ENVIRONMENT = LOOM='$(abs_top_builddir)/loom'; export LOOM; \
 	top_builddir='$(abs_top_builddir)'; export top_builddir; \
 	top_srcdir='$(abs_top_srcdir)'; export top_srcdir; \
 	TSAN_OPTIONS="suppressions=$(abs_top_srcdir)/tests/tsan.supp $${TSAN_OPTIONS-}"; export TSAN_OPTIONS;
+if SANITIZE
+AM_TESTS_ENVIRONMENT += LOOM_SANITIZED=1; export LOOM_SANITIZED;
+endif
+# emu/simt/: every kernel and CUDA program under each SIMT policy (issue 16)
+TESTS += tests/simt/policies.sh
+EXTRA_DIST += tests/simt
+tests/simt/policies.log: tests/cuda/run-tests.log
 check_PROGRAMS += tests/unit/check_loom
 tests_unit_check_loom_SOURCES = tests/unit/check_main.c tests/unit/suites.def \
 	tests/unit/check_sched_preset.c tests/unit/check_loom_api.c

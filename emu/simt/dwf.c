@@ -17,10 +17,12 @@
  * the pc whole or not at all, so that code relying on lockstep warps (warp-
  * synchronous programming without __syncwarp, as in CUDA before Volta) gives
  * PDOM's results; split=on breaks a warp's group to fill a dynamic warp, as the
- * paper's hardware does (emu_simt_stats.split counts it). A warp that has not issued for `age` slots (default
- * 1024) while it had threads ready goes first, at its own first pc: so a warp
- * polling for another cannot starve it. Threads run in their static warp's
- * registers (steps.c); regrouping points (barriers, .sync warp instructions,
+ * paper's hardware does (emu_simt_stats.split counts it). Threads that have waited
+ * `age` slots (default 1024) issue first, the oldest leading: no heuristic starves a
+ * thread that others wait for (a warp polling for another, the one lane that copies
+ * for its block). This guard is Loom's, not the paper's: it also lets a lock
+ * contended within a warp complete; age=0 turns it off. Threads run in their static
+ * warp's registers (steps.c); regrouping points (barriers, .sync warp instructions,
  * returns) issue one static warp's lanes. */
 #include "config.h"
 
@@ -51,20 +53,15 @@ static bool better(const struct emu_steps *s, const struct steps_pc *a, const st
     return s->prio[a->pc] < s->prio[b->pc];
 }
 
-/* The pcs of pool [lo, hi) into s->pool: returns their number; *starved is a warp
- * that has waited `age` slots with threads ready (the longest waiting), or nw. */
-static unsigned gather(struct emu_steps *s, uint32_t lo, uint32_t hi, uint32_t *starved)
+/* The pcs of pool [lo, hi) into s->pool: returns their number. */
+static unsigned gather(struct emu_steps *s, uint32_t lo, uint32_t hi)
 {
     struct steps_pc *pcs = s->pool;
     unsigned n = 0;
-    *starved = s->cta->nwarps;
     for (uint32_t wi = lo; wi < hi; wi++) {
         emu_mask ready = steps_ready(s, wi);
         if (!ready) continue;
         const struct steps_warp *sw = &s->sw[wi];
-        if (s->slot - sw->last_any > s->cfg->quantum &&
-            (*starved == s->cta->nwarps || sw->last_any < s->sw[*starved].last_any))
-            *starved = wi;
         uint32_t gp[EMU_WARP_SIZE];
         emu_mask gm[EMU_WARP_SIZE];
         unsigned ng = steps_groups(s, wi, ready, gp, gm);
@@ -76,7 +73,7 @@ static unsigned gather(struct emu_steps *s, uint32_t lo, uint32_t hi, uint32_t *
             e->threads += emu_popc(gm[g]);
             for (emu_mask q = gm[g]; q; q &= q - 1) {
                 unsigned l = (unsigned)__builtin_ctz(q);
-                if (sw->since[l] < e->oldest) e->oldest = sw->since[l];
+                if (sw->since[l] < e->oldest) { e->oldest = sw->since[l]; e->oldest_warp = wi; }
                 if (sw->rdepth[l] > e->depth) e->depth = sw->rdepth[l];
             }
         }
@@ -90,25 +87,21 @@ bool steps_pick_dwf(struct emu_steps *s, struct steps_issue *is)
     uint32_t npools = (nw + size - 1) / size;
     for (uint32_t t = 0; t < npools; t++) {
         uint32_t pool = (s->rr + t) % npools, lo = pool * size, hi = lo + size < nw ? lo + size : nw;
-        uint32_t starved;
-        unsigned n = gather(s, lo, hi, &starved);
+        unsigned n = gather(s, lo, hi);
         if (!n) continue;
         s->rr = (pool + 1) % npools;
         if (n > s->st.max_depth) s->st.max_depth = n;
-        uint32_t pc, lead = lo;
-        if (starved < nw) {                  /* the starved warp's first pc, the warp leading */
-            emu_mask ready = steps_ready(s, starved);
-            uint32_t gp[EMU_WARP_SIZE];
-            emu_mask gm[EMU_WARP_SIZE];
-            unsigned ng = steps_groups(s, starved, ready, gp, gm);
-            pc = gp[steps_lowest(s, gp, ng)];
-            lead = starved;
-        } else {
-            unsigned best = 0;
-            for (unsigned k = 1; k < n; k++)
-                if (better(s, &s->pool[k], &s->pool[best])) best = k;
-            pc = s->pool[best].pc;
+        unsigned best = 0, oldest = 0;
+        for (unsigned k = 1; k < n; k++) {
+            if (better(s, &s->pool[k], &s->pool[best])) best = k;
+            if (s->pool[k].oldest < s->pool[oldest].oldest) oldest = k;
         }
+        uint32_t lead = lo;
+        if (s->cfg->quantum && s->slot - s->pool[oldest].oldest > s->cfg->quantum) {
+            best = oldest;                   /* threads that waited `age` slots go first */
+            lead = s->pool[oldest].oldest_warp;
+        }
+        uint32_t pc = s->pool[best].pc;
         is->n = 0;
         if (!steps_pairable(s, pc)) {        /* regrouping: one static warp's lanes */
             for (uint32_t j = 0; j < hi - lo && !is->n; j++) {

@@ -51,7 +51,8 @@ struct emu_simt_cfg {
     bool swizzle;            /* dwf: home lanes of warp w are lane ^ (w % 32) */
     bool split;              /* dwf: a warp's threads at one pc may issue in different slots */
     uint32_t pool;           /* dwf: warps whose threads may merge (0 = the whole CTA) */
-    uint32_t quantum;        /* its: slots a group may wait before it issues next */
+    uint32_t quantum;        /* its: slots a group may wait before it issues next; dwf: age */
+    uint32_t trace;          /* print block (0,0,0)'s first `trace` slots on stderr (any but pdom) */
     char spec[96];           /* the canonical spelling, for reports */
 };
 

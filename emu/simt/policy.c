@@ -17,9 +17,10 @@ static const char *options_of(enum emu_simt_kind k)
 {
     switch (k) {
     case EMU_SIMT_DWF: return "policy=majority|minority|time|pc|pdom-priority, las=on|off, swizzle=on|off, "
-                              "split=on|off, pool=N (warps), age=N (slots)";
-    case EMU_SIMT_ITS: return "quantum=N (slots)";
-    default: return "none";
+                              "split=on|off, pool=N (warps), age=N (slots; 0: off), trace=N (slots)";
+    case EMU_SIMT_ITS: return "quantum=N (slots), trace=N (slots)";
+    case EMU_SIMT_PDOM: return "none";
+    default: return "trace=N (slots)";
     }
 }
 
@@ -62,14 +63,16 @@ bool emu_simt_parse(const char *spec, struct emu_simt_cfg *out, char *err, size_
         bool ok = false;
         if (v) {
             *v++ = 0;
-            if (kind == EMU_SIMT_DWF && !strcmp(kv, "policy")) {
+            if (kind != EMU_SIMT_PDOM && !strcmp(kv, "trace")) {
+                ok = count(v, &out->trace);
+            } else if (kind == EMU_SIMT_DWF && !strcmp(kv, "policy")) {
                 for (unsigned h = 0; h < sizeof heurs / sizeof heurs[0]; h++)
                     if (!strcmp(v, heurs[h])) { out->heur = (enum emu_dwf_heur)h; ok = true; }
             } else if (kind == EMU_SIMT_DWF && !strcmp(kv, "las")) ok = on_off(v, &out->las);
             else if (kind == EMU_SIMT_DWF && !strcmp(kv, "swizzle")) ok = on_off(v, &out->swizzle);
             else if (kind == EMU_SIMT_DWF && !strcmp(kv, "split")) ok = on_off(v, &out->split);
             else if (kind == EMU_SIMT_DWF && !strcmp(kv, "pool")) ok = count(v, &out->pool);
-            else if (kind == EMU_SIMT_DWF && !strcmp(kv, "age")) ok = count(v, &out->quantum) && out->quantum;
+            else if (kind == EMU_SIMT_DWF && !strcmp(kv, "age")) ok = count(v, &out->quantum);
             else if (kind == EMU_SIMT_ITS && !strcmp(kv, "quantum")) ok = count(v, &out->quantum) && out->quantum;
         }
         if (!ok) {

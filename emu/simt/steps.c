@@ -137,6 +137,7 @@ void emu_steps_begin(struct emu_cta *cta)
     uint32_t entry = cta->launch->entry->entry_pc;
     s->slot = 0;
     s->rr = 0;
+    s->left = 0;
     for (uint32_t i = 0; i < cta->nwarps; i++) {
         struct steps_warp *sw = &s->sw[i];
         memset(sw, 0, sizeof *sw);
@@ -229,11 +230,20 @@ unsigned steps_lowest(const struct emu_steps *s, const uint32_t *pcs, unsigned n
 uint32_t steps_next_warp(struct emu_steps *s, emu_mask *out_ready)
 {
     uint32_t nw = s->cta->nwarps;
-    for (uint32_t k = 0; k < nw; k++) {
+    if (s->left) {                           /* the current warp, while its slice lasts */
+        emu_mask r = steps_ready(s, s->rr);
+        if (r) {
+            s->left--;
+            *out_ready = r;
+            return s->rr;
+        }
+    }
+    for (uint32_t k = 1; k <= nw; k++) {
         uint32_t wi = (s->rr + k) % nw;
         emu_mask r = steps_ready(s, wi);
         if (r) {
-            s->rr = (wi + 1) % nw;
+            s->rr = wi;
+            s->left = EMU_SLICE - 1;
             *out_ready = r;
             return wi;
         }
@@ -342,6 +352,7 @@ static int run_group(struct emu_steps *s, struct emu_warp *w, struct steps_warp 
         return rc;
     }
     read_back(s, w, sw, in, g);
+    if (rc == EMU_STOP_YIELD) s->left = 0;  /* polling or asleep: the next warp's turn */
     if (rc == EMU_STOP_YIELD && s->cfg->kind == EMU_SIMT_ITS) {
         sw->sleeping |= g & sw->run;
         sw->wake = sw->issued + (s->cfg->quantum ? s->cfg->quantum : 1);
@@ -594,6 +605,26 @@ static int stalled(struct emu_steps *s)
     return EMU_CTA_FAULT;
 }
 
+/* The trace=N option: a line per slot of block (0,0,0), warps and lanes as a picture
+ * (one column per lane: the warp's digit where it issued, '.' where not). */
+static void trace_slot(const struct emu_steps *s, const struct steps_issue *is)
+{
+    const struct emu_cta *cta = s->cta;
+    if (cta->ctaid[0] | cta->ctaid[1] | cta->ctaid[2]) return;
+    char row[EMU_WARP_SIZE + 1], lines[96] = "";
+    size_t used = 0;
+    memset(row, '.', EMU_WARP_SIZE);
+    row[EMU_WARP_SIZE] = 0;
+    for (unsigned k = 0; k < is->n; k++) {
+        const struct steps_item *it = &is->it[k];
+        for (emu_mask q = it->mask; q; q &= q - 1) row[__builtin_ctz(q)] = (char)('0' + it->warp % 10);
+        if (used + 24 < sizeof lines)
+            used += (size_t)snprintf(lines + used, sizeof lines - used, "%sw%u@%u", k ? " + " : "", it->warp,
+                                     s->cta->launch->prog->locs[it->pc].ptx_line);
+    }
+    fprintf(stderr, "loom: simt trace: slot %5llu  %s  %s\n", (unsigned long long)s->slot, row, lines);
+}
+
 /* ---- The slot loop ------------------------------------------------------------------------ */
 
 static bool pick(struct emu_steps *s, struct steps_issue *is)
@@ -645,6 +676,7 @@ int emu_steps_run(struct emu_cta *cta, uint64_t budget)
                 }
             }
         }
+        if (slot_inst && s->slot < s->cfg->trace) trace_slot(s, &is);
         if (slot_inst) {
             s->st.slots += slot_inst;
             s->st.lanes += (uint64_t)lanes * slot_inst;

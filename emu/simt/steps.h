@@ -36,14 +36,15 @@ struct emu_steps {
     const uint32_t *prio;                /* emu_program_prio */
     struct steps_warp *sw;
     uint64_t slot;                       /* slots issued by the CTA */
-    uint32_t rr;                         /* round-robin cursor over warps (or pools) */
+    uint32_t rr;                         /* the current warp (dwf: pool), as warps take turns */
+    uint32_t left;                       /* slots the current warp may still issue (of EMU_SLICE) */
     emu_mask did;                        /* lanes the item being run issued (0: it only waits) */
     struct steps_pc *pool;               /* dwf: the pool's pcs (nwarps * 32 entries) */
     struct emu_simt_stats st;
 };
 
 /* dwf: one pc of a pool, with its threads. */
-struct steps_pc { uint32_t pc, threads, depth; uint64_t oldest; };
+struct steps_pc { uint32_t pc, threads, depth, oldest_warp; uint64_t oldest; };
 
 /* What one slot issues: groups of lanes, each of one static warp at one pc. */
 struct steps_item { uint32_t warp, pc; emu_mask mask; };
@@ -67,8 +68,10 @@ emu_mask steps_ready(struct emu_steps *s, uint32_t wi);
 unsigned steps_groups(const struct emu_steps *s, uint32_t wi, emu_mask ready, uint32_t *pcs, emu_mask *masks);
 /* The group of lowest frontier priority among n groups: its index. */
 unsigned steps_lowest(const struct emu_steps *s, const uint32_t *pcs, unsigned n);
-/* The next warp from the round-robin cursor with ready lanes (cursor moved past it),
- * or s->cta->nwarps when none has any. */
+/* The warp to issue from, as the PDOM dispatch loop takes them: the current one
+ * until it stops (nothing ready, a yield) or has issued EMU_SLICE slots, then the
+ * next with ready lanes; s->cta->nwarps when none has any. Same-CTA contention
+ * (atomics, polling) then plays out as under PDOM, and slot counts compare. */
 uint32_t steps_next_warp(struct emu_steps *s, emu_mask *out_ready);
 /* Whether the instruction at pc can share a slot with another group (no regrouping). */
 static inline bool steps_pairable(const struct emu_steps *s, uint32_t pc) { return s->code[pc].skind == EMU_SK_NONE; }

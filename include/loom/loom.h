@@ -116,6 +116,9 @@ struct loom_stream;
 struct loom_event;
 
 enum loom_status loom_device_create(const struct loom_device_config *cfg, struct loom_device **out_dev);
+/* Whether spec names a SIMT policy and valid options for it (loom_device_config.simt):
+ * LOOM_OK, else LOOM_ERR_INVALID_VALUE with a one-line message in msg. */
+enum loom_status loom_simt_check(const char *spec, char *msg, size_t size);
 void loom_device_destroy(struct loom_device *dev);
 /* The number of CPU worker threads the device runs kernels on. */
 unsigned loom_device_workers(struct loom_device *dev);
@@ -346,6 +349,22 @@ enum loom_status loom_event_elapsed_ms(struct loom_event *start, struct loom_eve
 
 /* Per-kernel statistics, when the device was created with stats = true. */
 #define LOOM_TIMELINE_BINS 32
+/* The timing-free SIMT issue model (docs/SIMT.md): the same fields under every policy.
+ * A slot issues one instruction for a group of lanes; an SBI/SWI pair or a DWF dynamic
+ * warp counts one slot. */
+struct loom_simt_stats {
+    uint64_t slots;                 /* issue slots */
+    uint64_t lanes;                 /* active lanes summed over slots (lanes / 32 slots: SIMD efficiency) */
+    uint64_t hist[33];              /* slots by active lanes: hist[k] slots had k lanes (W1..W32) */
+    uint64_t divergent_branches;    /* branches whose lanes went different ways */
+    uint64_t reconvergences;        /* groups that merged again (PDOM: stack pops) */
+    uint64_t max_depth;             /* deepest PDOM stack / thread frontier / DWF pool of pcs */
+    uint64_t warps_formed;          /* dwf: dynamic warps with threads of several warps */
+    uint64_t warps_split;           /* dwf split=on: a warp's threads at one pc issued in several slots */
+    uint64_t lane_conflicts;        /* dwf las=off: threads issued off their home lane */
+    uint64_t coissued;              /* sbi/swi: slots that issued a second group */
+};
+
 struct loom_kernel_stats {
     const char *kernel;
     uint64_t launches;
@@ -370,6 +389,8 @@ struct loom_kernel_stats {
     unsigned timeline_bins;
     double timeline_interval_s;
     float timeline_resident[LOOM_TIMELINE_BINS], timeline_running[LOOM_TIMELINE_BINS];
+    const char *simt_policy;        /* the device's SIMT policy, spelled out with its options */
+    struct loom_simt_stats simt;    /* over every launch (max_depth: the deepest) */
 };
 /* One launch, with stats_launches (loom_device_config), in the order launches completed. */
 struct loom_launch_stats {
@@ -379,6 +400,7 @@ struct loom_launch_stats {
     double seconds;
     uint64_t ctas, warp_instructions, thread_instructions;
     bool faulted;
+    struct loom_simt_stats simt;
 };
 /* Calls fn once per launch recorded (in completion order). */
 void loom_launches_foreach(struct loom_device *dev, void (*fn)(const struct loom_launch_stats *s, void *data),
@@ -391,6 +413,8 @@ void loom_stats_foreach(struct loom_device *dev, void (*fn)(const struct loom_ke
  * pairs to fit), then how busy the workers were. Nothing when the launch was too short
  * to sample. */
 void loom_stats_print_timeline(FILE *out, const char *prefix, const struct loom_kernel_stats *s);
+/* Writes s's SIMT issue statistics as text (docs/SIMT.md), each line starting with prefix. */
+void loom_stats_print_simt(FILE *out, const char *prefix, const struct loom_kernel_stats *s);
 
 const char *loom_version_string(void);
 

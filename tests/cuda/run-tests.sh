@@ -4,7 +4,8 @@
 # (recorded on a GPU by record-gpu.sh) or, where none is recorded yet, ends with PASS.
 # Programs named in XFAIL are expected to fail for the reason given there.
 #
-#   run-tests.sh [NAME...]      LOOM_CUDA_VARIANTS=quick|all|LIST, LOOM_CUDA_JOBS=N
+#   run-tests.sh [NAME...]      LOOM_CUDA_VARIANTS=quick|all|LIST, LOOM_CUDA_JOBS=N,
+#                               LOOM_CUDA_RUN_VARIANTS="a ..." (run only those built variants)
 # Exits 77 (skipped) when nvcc is not installed.
 set -u
 
@@ -43,6 +44,7 @@ for exe in "$bin"/*/*; do
         case " $* " in *" $name "*) ;; *) continue ;; esac
     fi
     variant=$(basename "$(dirname "$exe")")
+    case " ${LOOM_CUDA_RUN_VARIANTS:-$variant} " in *" $variant "*) ;; *) continue ;; esac
     timeout 300 "$loom" exec --workers 4 "$exe" > "$tmp/out" 2> "$tmp/err"
     rc=$?
     grep -v '^info:' "$tmp/out" > "$tmp/got"
