@@ -118,6 +118,7 @@ struct emu_steps *emu_steps_create(struct emu_cta *cta)
     if (!s->sw || (L->simt->kind == EMU_SIMT_DWF && !s->pool)) { emu_steps_destroy(s); return NULL; }
     s->cta = cta;
     s->cfg = L->simt;
+    s->hold = L->simt->kind != EMU_SIMT_ITS;
     s->code = p->steps;
     s->prio = p->prio;
     return s;
@@ -136,7 +137,7 @@ void emu_steps_begin(struct emu_cta *cta)
     struct emu_steps *s = cta->steps;
     uint32_t entry = cta->launch->entry->entry_pc;
     s->slot = 0;
-    s->rr = 0;
+    s->rr = cta->nwarps - 1;                 /* (so that warp 0 goes first, as under PDOM) */
     s->left = 0;
     for (uint32_t i = 0; i < cta->nwarps; i++) {
         struct steps_warp *sw = &s->sw[i];
@@ -188,6 +189,39 @@ void emu_cta_take_simt_stats(struct emu_cta *cta, struct emu_simt_stats *to)
 
 /* ---- What may issue ------------------------------------------------------------------ */
 
+/* Lanes at the reconvergence point of their innermost open divergence whose other
+ * lanes have not all arrived there. A divergence whose lanes have all arrived (or
+ * exited) closes, and its lanes look at the next one out. */
+static emu_mask held(struct steps_warp *sw, const struct emu_warp *w)
+{
+    emu_mask exited = w->exited;
+    emu_mask hold = 0;
+    for (bool again = true; again;) {
+        again = false;
+        hold = 0;
+        for (uint64_t u = sw->rec_used; u; u &= u - 1) {
+            unsigned r = (unsigned)__builtin_ctzll(u);
+            const struct steps_rec *rc = &sw->rec[r];
+            if (rc->depth != w->nframes) continue;
+            emu_mask live = rc->members & ~exited, at = 0;
+            for (emu_mask q = live; q; q &= q - 1) {
+                unsigned l = (unsigned)__builtin_ctz(q);
+                if (sw->pc[l] == rc->reconv && sw->rdepth[l] && sw->rs[l][sw->rdepth[l] - 1] == r) at |= 1u << l;
+            }
+            if (at && at == live) {          /* all there: the divergence closes */
+                for (emu_mask q = live; q; q &= q - 1) sw->rdepth[__builtin_ctz(q)]--;
+                sw->rec_used &= ~(1ull << r);
+                again = true;
+            } else if (!live) {
+                sw->rec_used &= ~(1ull << r);
+            } else {
+                hold |= at;
+            }
+        }
+    }
+    return hold;
+}
+
 emu_mask steps_ready(struct emu_steps *s, uint32_t wi)
 {
     struct emu_cta *cta = s->cta;
@@ -202,6 +236,7 @@ emu_mask steps_ready(struct emu_steps *s, uint32_t wi)
     }
     emu_mask r = sw->run;
     if (w->nframes) r &= w->frames[w->nframes - 1].mask;
+    if (sw->rec_used && s->hold) r &= ~held(sw, w);
     return r;
 }
 
@@ -276,11 +311,28 @@ static uint32_t lane_pc(const struct emu_warp *w, unsigned l)
     return w->pc;
 }
 
-/* Moves lane l to pc, popping the reconvergence pcs it has reached. */
+/* Moves lane l to pc. */
 static void move_lane(struct steps_warp *sw, unsigned l, uint32_t pc)
 {
     sw->pc[l] = pc;
-    while (sw->rdepth[l] && sw->rs[l][sw->rdepth[l] - 1] == pc) sw->rdepth[l]--;
+}
+
+/* Lanes g split at a branch that reconverges at pc reconv: a divergence to wait for. */
+static void open_divergence(struct steps_warp *sw, emu_mask g, uint32_t reconv, uint32_t depth)
+{
+    if (sw->rec_used == ~0ull) return;       /* (too many open: these lanes do not wait) */
+    unsigned r = (unsigned)__builtin_ctzll(~sw->rec_used);
+    emu_mask members = 0;
+    for (emu_mask q = g; q; q &= q - 1) {
+        unsigned l = (unsigned)__builtin_ctz(q);
+        if (sw->rdepth[l] < STEPS_RSTACK) {
+            sw->rs[l][sw->rdepth[l]++] = (uint8_t)r;
+            members |= 1u << l;
+        }
+    }
+    if (!members) return;
+    sw->rec[r] = (struct steps_rec){ .reconv = reconv, .depth = depth, .members = members };
+    sw->rec_used |= 1ull << r;
 }
 
 /* A warp all of whose lanes have exited: what warp_run's stop does (emu_exec.c). */
@@ -320,10 +372,7 @@ static void read_back(struct emu_steps *s, struct emu_warp *w, struct steps_warp
     if (split) {
         s->st.diverge++;
         if ((in->br || in->aux_targets) && in->reconv < s->cta->launch->prog->ncode)
-            for (emu_mask k = g; k; k &= k - 1) {
-                unsigned l = (unsigned)__builtin_ctz(k);
-                if (sw->rdepth[l] < STEPS_RSTACK) sw->rs[l][sw->rdepth[l]++] = in->reconv;
-            }
+            open_divergence(sw, g, in->reconv, w->nframes);
     } else if (steps_lanes_at(sw, first) & sw->run & ~g) {
         s->st.reconverge++;                 /* the group joins lanes that wait there */
     }
@@ -714,9 +763,13 @@ size_t emu_steps_describe(const struct emu_cta *cta, char *buf, size_t size)
             uint32_t pc = sw->pc[__builtin_ctz(left)];
             emu_mask g = steps_lanes_at(sw, pc) & left;
             left &= ~g;
+            unsigned l0 = (unsigned)__builtin_ctz(g);
+            const struct steps_rec *rc = sw->rdepth[l0] ? &sw->rec[sw->rs[l0][sw->rdepth[l0] - 1]] : NULL;
+            bool at_reconv = s->hold && rc && rc->reconv == pc && rc->depth == w->nframes;
             const char *state = (g & sw->bar) ? (sw->bar_arrived ? "waits at barrier" : "waits for its warp at a barrier")
                                 : (g & sw->wsync) ? "waits for its warp (warp-synchronous)"
                                 : (g & sw->ret) ? "waits for its call to return"
+                                : at_reconv ? "waits to reconverge with lanes it diverged from"
                                 : "ready";
             n = snprintf(buf + used, size - used, " lanes 0x%08x at line %u (pc %u) %s;", g,
                          pc < p->ncode ? p->locs[pc].ptx_line : 0, pc, state);

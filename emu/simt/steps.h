@@ -8,8 +8,19 @@
 #include "emu/emu_exec.h"
 #include "emu/simt/emu_simt.h"
 
-/* Reconvergence pcs a lane remembers (dwf's pdom-priority). */
+/* Divergences a lane remembers, and that a warp can have open at once. */
 #define STEPS_RSTACK 16
+#define STEPS_RECS 64
+
+/* A divergence not reconverged from yet: the lanes of a group that split at a branch,
+ * which wait for each other at the branch's reconvergence point (its immediate
+ * post-dominator) when the policy holds there (every one but its). */
+struct steps_rec {
+    uint32_t reconv;
+    uint32_t depth;                      /* the warp's call depth when it opened: applies only there
+                                            (a recursive call reaches the same pcs) */
+    emu_mask members;
+};
 
 /* One static warp's lanes. A lane is in exactly one of run, bar, wsync, ret, or
  * has exited (w->exited). */
@@ -17,8 +28,10 @@ struct steps_warp {
     uint32_t pc[EMU_WARP_SIZE];
     uint64_t since[EMU_WARP_SIZE];       /* CTA slot when the lane last issued (dwf time) */
     uint64_t last[EMU_WARP_SIZE];        /* the warp's issue count then (its aging) */
-    uint32_t rs[EMU_WARP_SIZE][STEPS_RSTACK];
-    uint8_t rdepth[EMU_WARP_SIZE];       /* branches the lane diverged at and has not reconverged from */
+    uint8_t rs[EMU_WARP_SIZE][STEPS_RSTACK];   /* the lane's open divergences (rec indices), innermost last */
+    uint8_t rdepth[EMU_WARP_SIZE];
+    struct steps_rec rec[STEPS_RECS];
+    uint64_t rec_used;                   /* bit i: rec[i] is open */
     emu_mask run;                        /* may issue (subject to the innermost call) */
     emu_mask bar, wsync, ret;            /* wait at a CTA barrier / a warp-synchronous instruction /
                                             the return of their call, for the rest of their warp */
@@ -40,6 +53,7 @@ struct emu_steps {
     uint32_t left;                       /* slots the current warp may still issue (of EMU_SLICE) */
     emu_mask did;                        /* lanes the item being run issued (0: it only waits) */
     struct steps_pc *pool;               /* dwf: the pool's pcs (nwarps * 32 entries) */
+    bool hold;                           /* lanes wait for their group at reconvergence points */
     struct emu_simt_stats st;
 };
 
@@ -61,8 +75,9 @@ static inline emu_mask steps_lanes_at(const struct steps_warp *sw, uint32_t pc)
     return eq;
 }
 
-/* Lanes of warp wi that may issue now: not done, not waiting at a CTA barrier, and
- * within the innermost call of the warp. */
+/* Lanes of warp wi that may issue now: not done, not waiting at a CTA barrier, within
+ * the innermost call of the warp, and (s->hold) not waiting at a reconvergence point
+ * for lanes they diverged from. */
 emu_mask steps_ready(struct emu_steps *s, uint32_t wi);
 /* The groups of `ready` lanes of warp wi, by pc: returns their number (<= 32). */
 unsigned steps_groups(const struct emu_steps *s, uint32_t wi, emu_mask ready, uint32_t *pcs, emu_mask *masks);
