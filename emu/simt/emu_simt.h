@@ -89,8 +89,16 @@ void emu_simt_diverge_n(struct emu_warp *w, const uint32_t *targets, const emu_m
 bool emu_simt_push_call(struct emu_warp *w, uint32_t entry_pc, emu_mask mask);
 void emu_simt_remove_lanes(struct emu_warp *w, emu_mask m, uint32_t from_depth);
 int emu_simt_settle(struct emu_warp *w);
-/* Makes the top entry current (pc, active mask). */
-void emu_simt_load_top(struct emu_warp *w);
+/* Makes the top entry current (pc, active mask); inline, for the dispatch loop's pops. */
+static inline void emu_simt_load_top(struct emu_warp *w)
+{
+    if (w->sp) {
+        w->pc = w->stack[w->sp - 1].pc;
+        w->active = w->stack[w->sp - 1].mask;
+    } else {
+        w->active = 0;
+    }
+}
 /* The warp's stack for a new CTA: one entry, every valid lane at pc. */
 void emu_simt_begin(struct emu_warp *w, uint32_t pc);
 

@@ -44,17 +44,6 @@ static bool simt_push_path(struct emu_warp *w, uint32_t pc, uint32_t reconv, emu
     return simt_push(w, pc, reconv, mask);
 }
 
-/* Makes the top entry current. */
-void emu_simt_load_top(struct emu_warp *w)
-{
-    if (w->sp) {
-        w->pc = w->stack[w->sp - 1].pc;
-        w->active = w->stack[w->sp - 1].mask;
-    } else {
-        w->active = 0;
-    }
-}
-
 void emu_simt_remove_lanes(struct emu_warp *w, emu_mask m, uint32_t from_depth)
 {
     w->cta->live_stale = true;           /* lanes may have exited (h_exit) */
