@@ -3,7 +3,9 @@
  * first group in the frontier order and, in the same slot, a second group:
  *   sbi     the next group of the same warp (the other path of a branch; the lanes
  *           of one warp's groups never overlap);
- *   swi     the first group of another warp whose lanes do not overlap the first's;
+ *   swi     a group of another warp whose lanes do not overlap the first's (the first
+ *           such in that warp's frontier order; its other lanes wait at reconvergence
+ *           points as ever, so the warp does not run ahead of itself);
  *   sbi+swi the same warp's when it has a second group, else another warp's.
  * Only instructions that need no regrouping pair (steps_pairable); an interleaved
  * pair counts one slot (emu_simt_stats.coissued counts them). */
@@ -44,11 +46,17 @@ bool steps_pick_interweave(struct emu_steps *s, struct steps_issue *is)
         uint32_t opcs[EMU_WARP_SIZE];
         emu_mask om[EMU_WARP_SIZE];
         unsigned on = steps_groups(s, oi, r, opcs, om);
-        unsigned j = steps_lowest(s, opcs, on);
-        if ((om[j] & is->it[0].mask) || !steps_pairable(s, opcs[j])) continue;
-        is->it[1] = (struct steps_item){ .warp = oi, .pc = opcs[j], .mask = om[j] };
-        is->n = 2;
-        return true;
+        /* Its groups in the frontier order: the first on lanes of its own. */
+        while (on) {
+            unsigned j = steps_lowest(s, opcs, on);
+            if (!(om[j] & is->it[0].mask) && steps_pairable(s, opcs[j])) {
+                is->it[1] = (struct steps_item){ .warp = oi, .pc = opcs[j], .mask = om[j] };
+                is->n = 2;
+                return true;
+            }
+            opcs[j] = opcs[on - 1];
+            om[j] = om[--on];
+        }
     }
     return true;
 }

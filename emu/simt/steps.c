@@ -119,6 +119,9 @@ struct emu_steps *emu_steps_create(struct emu_cta *cta)
     s->cta = cta;
     s->cfg = L->simt;
     s->hold = L->simt->kind != EMU_SIMT_ITS;
+    /* Warps take turns as under PDOM (a slice each), but for warp interweaving,
+     * which pairs warps that stand in divergent code at the same time: a slot each. */
+    s->slice = L->simt->kind == EMU_SIMT_SWI || L->simt->kind == EMU_SIMT_SBI_SWI ? 1 : EMU_SLICE;
     s->code = p->steps;
     s->prio = p->prio;
     return s;
@@ -278,7 +281,7 @@ uint32_t steps_next_warp(struct emu_steps *s, emu_mask *out_ready)
         emu_mask r = steps_ready(s, wi);
         if (r) {
             s->rr = wi;
-            s->left = EMU_SLICE - 1;
+            s->left = s->slice - 1;
             *out_ready = r;
             return wi;
         }

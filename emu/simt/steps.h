@@ -50,7 +50,8 @@ struct emu_steps {
     struct steps_warp *sw;
     uint64_t slot;                       /* slots issued by the CTA */
     uint32_t rr;                         /* the current warp (dwf: pool), as warps take turns */
-    uint32_t left;                       /* slots the current warp may still issue (of EMU_SLICE) */
+    uint32_t left;                       /* slots the current warp may still issue (of slice) */
+    uint32_t slice;                      /* EMU_SLICE, or 1 (swi: warps alternate slot by slot) */
     emu_mask did;                        /* lanes the item being run issued (0: it only waits) */
     struct steps_pc *pool;               /* dwf: the pool's pcs (nwarps * 32 entries) */
     bool hold;                           /* lanes wait for their group at reconvergence points */
@@ -84,7 +85,7 @@ unsigned steps_groups(const struct emu_steps *s, uint32_t wi, emu_mask ready, ui
 /* The group of lowest frontier priority among n groups: its index. */
 unsigned steps_lowest(const struct emu_steps *s, const uint32_t *pcs, unsigned n);
 /* The warp to issue from, as the PDOM dispatch loop takes them: the current one
- * until it stops (nothing ready, a yield) or has issued EMU_SLICE slots, then the
+ * until it stops (nothing ready, a yield) or has issued s->slice slots, then the
  * next with ready lanes; s->cta->nwarps when none has any. Same-CTA contention
  * (atomics, polling) then plays out as under PDOM, and slot counts compare. */
 uint32_t steps_next_warp(struct emu_steps *s, emu_mask *out_ready);
