@@ -3,8 +3,8 @@
 
     check.py [DIR]
 
-DIR holds one folder per lab with its output files, named as in its runs.txt (default: the
-labs' own expected/ folders, the H100's outputs). f32 arithmetic is done in doubles rounded to
+DIR holds one folder per lab with its output files, named as in its runs.txt, directly or in
+an expected/ folder (default: this folder, whose labs' expected/ hold the H100's outputs). f32 arithmetic is done in doubles rounded to
 f32 once per PTX instruction (exact for one +, -, * or /), and the one fma of loopcount with
 exact fractions, so every value is compared bit for bit.
 """
@@ -152,7 +152,9 @@ def main():
     bad = checked = 0
     for lab in LABS:
         name = lab.__name__
-        folder = os.path.join(sys.argv[1], name) if len(sys.argv) > 1 else os.path.join(here, name, "expected")
+        folder = os.path.join(sys.argv[1] if len(sys.argv) > 1 else here, name)
+        if os.path.isdir(os.path.join(folder, "expected")):
+            folder = os.path.join(folder, "expected")
         for fname, (fmt, want) in lab().items():
             path = os.path.join(folder, fname)
             if not os.path.exists(path):
