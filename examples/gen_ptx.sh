@@ -1,5 +1,6 @@
 #!/bin/sh
-# Regenerates examples/<name>/<name>.ptx (compute_75, no debug info) from examples/<name>/<name>.cu
+# Regenerates examples/<name>/<name>.ptx and the SIMT labs' examples/labs/simt/<name>/<name>.ptx
+# (compute_75, no debug info) from the <name>.cu beside them
 # with nvcc. Exits 77 when nvcc is absent. Like tests/corpus/gen_ptx.sh it compiles in a fixed
 # folder, so the output does not depend on where the checkout lives.
 #
@@ -26,7 +27,7 @@ rm -rf "$work"
 mkdir -p "$work"
 trap 'rm -rf "$work"' EXIT
 
-for src in "$here"/*/*.cu; do
+for src in "$here"/*/*.cu "$here"/labs/simt/*/*.cu; do
     dir=$(dirname "$src")
     name=$(basename "$src" .cu)
     cp "$src" "$work/$name.cu"

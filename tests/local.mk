@@ -82,6 +82,9 @@ CLEANFILES += tests/faults/cuda/bin/*
 # SIMT reconvergence: paths meeting at shared blocks run warp-synchronous instructions together
 TESTS += tests/simt/run.sh
 EXTRA_DIST += tests/simt
+# examples/labs/simt: the SIMT lab kit against H100 recordings, once per policy of
+# LOOM_SIMT_POLICIES (default pdom); the intra-warp lock must end with a report, not hang
+TESTS += tests/simt/labs.sh
 # Public CUDA suites compiled to PTX by tests/suites/gen.sh (not shipped): loom check and the
 # interpreter give one answer per file; skipped unless LOOM_SUITES_PTX names gen.sh's output
 TESTS += tests/suites/run.sh
