@@ -47,3 +47,10 @@ vec-report:
 	    printf '%-12s %11s %8s\n' emu_$$f.c "$$(grep -c 'loop vectorized' vec-report/$$f.txt)" \
 	        "$$(grep -c "couldn't vectorize loop" vec-report/$$f.txt)"; \
 	done
+
+# SIMT policies against PDOM (issue 16): issue slots, SIMD efficiency and host cost per slot
+# for the lab kit and the corpus kernels with divergent branches: make bench-simt
+.PHONY: bench-simt
+bench-simt: loom
+	cd $(srcdir) && LOOM=$(abs_builddir)/loom python3 bench/bench_simt.py --loom $(abs_builddir)/loom $(BENCH_SIMT_ARGS)
+EXTRA_DIST += bench/bench_simt.py

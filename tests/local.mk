@@ -9,7 +9,6 @@ AM_TESTS_ENVIRONMENT += LOOM_SANITIZED=1; export LOOM_SANITIZED;
 endif
 # emu/simt/: every kernel and CUDA program under each SIMT policy (issue 16)
 TESTS += tests/simt/policies.sh
-EXTRA_DIST += tests/simt
 tests/simt/policies.log: tests/cuda/run-tests.log
 check_PROGRAMS += tests/unit/check_loom
 tests_unit_check_loom_SOURCES = tests/unit/check_main.c tests/unit/suites.def \
@@ -85,6 +84,8 @@ EXTRA_DIST += tests/simt
 # examples/labs/simt: the SIMT lab kit against H100 recordings, once per policy of
 # LOOM_SIMT_POLICIES (default pdom); the intra-warp lock must end with a report, not hang
 TESTS += tests/simt/labs.sh
+# ... and its statistics under every policy, exactly as the kit's README.md tabulates them
+TESTS += tests/simt/lab-stats.py
 # Public CUDA suites compiled to PTX by tests/suites/gen.sh (not shipped): loom check and the
 # interpreter give one answer per file; skipped unless LOOM_SUITES_PTX names gen.sh's output
 TESTS += tests/suites/run.sh

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # labs.sh -- the SIMT lab kit (examples/labs/simt) under loom run, once per SIMT policy named in
-# LOOM_SIMT_POLICIES (default: pdom; each run exports LOOM_SIMT=<policy>), compared with the
+# LOOM_SIMT_POLICIES (default: every policy; each run exports LOOM_SIMT=<policy>), compared with the
 # outputs an H100 gave (tests/run-specs.py). A lab's livelock.txt lists kernels that complete
 # only under the policies its "# complete under:" line names (warplock_naive: its); under any
 # other policy Loom must stop them with a report that places every warp in a loop of the kernel,
@@ -71,7 +71,12 @@ for line in open(spec):
             continue
         took = time.time() - t0
     err = r.stderr.decode(errors="replace")
-    where = [int(m.group(2)) for m in re.finditer(r"warp (\d+): line (\d+)", err)]
+    # Per warp, the lines its lanes stand at: "warp N: line L, ..." (PDOM: the running lanes
+    # first) or "warp N: lanes 0x... at line L ...; lanes ... at line L2 ..." (per-lane pcs).
+    where = []
+    for m in re.finditer(r"warp (\d+): (.*)", err):
+        first = re.match(r"line (\d+)", m.group(2))
+        where.append([int(first.group(1))] if first else [int(x) for x in re.findall(r"at line (\d+)", m.group(2))])
     spans = loops(args[0], kernel)
     why = None
     if r.returncode != 1:
@@ -80,7 +85,7 @@ for line in open(spec):
         why = "the report does not name the kernel"
     elif len(where) != nwarps:
         why = "the report places %d warps, want %d" % (len(where), nwarps)
-    elif not all(any(a <= w <= b for a, b in spans) for w in where):
+    elif not all(any(a <= l <= b for a, b in spans for l in w) for w in where):
         why = "the report places warps at lines %s, outside the kernel's loops %s" % (where, spans)
     if why:
         print("FAIL %s: %s: %s\n%s" % (spec, name, why, err.strip()[:2000]))
@@ -91,7 +96,7 @@ sys.exit(bad)
 PY
 }
 
-for policy in ${LOOM_SIMT_POLICIES:-pdom}; do
+for policy in ${LOOM_SIMT_POLICIES:-pdom its frontier dwf sbi swi sbi+swi}; do
     export LOOM_SIMT=$policy
     echo "== LOOM_SIMT=$policy"
     python3 tests/run-specs.py check --runner "$loom run -q --timeout $limit" $labs/*/runs.txt || fail=1
