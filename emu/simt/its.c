@@ -2,8 +2,9 @@
  * thread has its own pc; lanes at one pc issue together, and a warp issues the
  * group that comes first in the frontier order (so structured code converges where
  * the compiler's reconvergence barriers would put it), except that a group which
- * has not issued for `quantum` of its warp's slots goes first: a lane holding a
- * lock that its warp's other lanes spin on gets to release it (forward progress).
+ * has not issued for `quantum` of its warp's slots goes first and keeps the warp
+ * for up to a quantum (until it yields): a lane holding a lock that its warp's other
+ * lanes spin on runs its critical section and releases it (forward progress).
  * A group that yields (nanosleep, a poll that found nothing) sleeps for a quantum
  * while its warp has other groups. Convergence is otherwise only where the program
  * asks for it: .sync warp instructions, bar.warp.sync, barriers (steps.c). */
@@ -19,6 +20,13 @@ bool steps_pick_its(struct emu_steps *s, struct steps_issue *is)
     struct steps_warp *sw = &s->sw[wi];
     if (sw->sleeping && sw->issued >= sw->wake) sw->sleeping = 0;
     if (ready & ~sw->sleeping) ready &= ~sw->sleeping;
+    /* Lanes that were starved keep the warp for a quantum (or until they yield). */
+    if (sw->favor_left && (ready & sw->favor & ~sw->sleeping)) {
+        sw->favor_left--;
+        ready &= sw->favor;
+    } else {
+        sw->favor_left = 0;
+    }
     uint32_t pcs[EMU_WARP_SIZE];
     emu_mask masks[EMU_WARP_SIZE];
     unsigned n = steps_groups(s, wi, ready, pcs, masks);
@@ -35,7 +43,11 @@ bool steps_pick_its(struct emu_steps *s, struct steps_issue *is)
         }
         if (sw->issued - last > quantum && last < oldest) { oldest = last; starved = g; }
     }
-    if (starved < n) k = starved;
+    if (starved < n && !sw->favor_left) {
+        k = starved;
+        sw->favor = masks[k];
+        sw->favor_left = (uint32_t)(quantum ? quantum : 1);
+    }
     is->it[0] = (struct steps_item){ .warp = wi, .pc = pcs[k], .mask = masks[k] };
     is->n = 1;
     return true;

@@ -658,7 +658,8 @@ static int stalled(struct emu_steps *s)
 }
 
 /* The trace=N option: a line per slot of block (0,0,0), warps and lanes as a picture
- * (one column per lane: the warp's digit where it issued, '.' where not). */
+ * (one column per lane: the digit of the warp that issued there, a letter for the second
+ * group of an SBI/SWI pair, '.' where no lane issued), then each group's warp and line. */
 static void trace_slot(const struct emu_steps *s, const struct steps_issue *is)
 {
     const struct emu_cta *cta = s->cta;
@@ -669,7 +670,9 @@ static void trace_slot(const struct emu_steps *s, const struct steps_issue *is)
     row[EMU_WARP_SIZE] = 0;
     for (unsigned k = 0; k < is->n; k++) {
         const struct steps_item *it = &is->it[k];
-        for (emu_mask q = it->mask; q; q &= q - 1) row[__builtin_ctz(q)] = (char)('0' + it->warp % 10);
+        bool second = k && s->cfg->kind >= EMU_SIMT_SBI;   /* (a pair's second group) */
+        char c = second ? (char)('a' + it->warp % 26) : (char)('0' + it->warp % 10);
+        for (emu_mask q = it->mask; q; q &= q - 1) row[__builtin_ctz(q)] = c;
         if (used + 24 < sizeof lines)
             used += (size_t)snprintf(lines + used, sizeof lines - used, "%sw%u@%u", k ? " + " : "", it->warp,
                                      s->cta->launch->prog->locs[it->pc].ptx_line);

@@ -36,6 +36,8 @@ struct steps_warp {
     emu_mask bar, wsync, ret;            /* wait at a CTA barrier / a warp-synchronous instruction /
                                             the return of their call, for the rest of their warp */
     emu_mask sleeping;                   /* its: lanes that yielded (nanosleep, a poll), until `wake` */
+    emu_mask favor;                      /* its: lanes that were starved, and keep the warp ... */
+    uint32_t favor_left;                 /* ... for this many more slots */
     uint64_t wake;
     uint64_t issued;                     /* slots that issued lanes of this warp */
     uint64_t last_any;                   /* CTA slot when the warp last issued (dwf fairness) */
