@@ -1,6 +1,7 @@
 # loom.bash -- bash completion for loom: commands, each command's options (read from
 # `loom help COMMAND`, so they are always the installed program's), presets after
-# --device, a .ptx file's kernels after --kernel, .ptx files, folders and programs.
+# --device, SIMT policies after --simt, a .ptx file's kernels after --kernel, .ptx files,
+# folders and programs.
 _loom()
 {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} cmd=${COMP_WORDS[1]:-}
@@ -16,6 +17,9 @@ _loom()
         return ;;
     --dump-ptx)
         COMPREPLY=($(compgen -d -- "$cur"))
+        return ;;
+    --simt)
+        COMPREPLY=($(compgen -W "pdom its frontier dwf sbi swi sbi+swi" -- "$cur"))
         return ;;
     --kernel)
         local w ptx=
