@@ -26,7 +26,7 @@ tests_unit_check_loom_SOURCES += tests/unit/check_ptx.c tests/unit/check_ptx_dem
 TESTS += tests/ptx/run-bad.sh
 EXTRA_DIST += tests/ptx/run-bad.sh tests/ptx/bad tests/ptx/good
 # cli/loom_cmd_run.c: argument errors (golden messages) and valid runs
-TESTS += tests/cli/run-args.sh tests/cli/docs-sync.sh tests/cli/exec-libs.sh tests/cli/progress.sh tests/cli/dump-ptx.sh tests/cli/readme-support.sh tests/cli/install.sh tests/cli/sanitizer.sh tests/cli/newcomer.sh
+TESTS += tests/cli/run-args.sh tests/cli/docs-sync.sh tests/cli/exec-libs.sh tests/cli/progress.sh tests/cli/dump-ptx.sh tests/cli/readme-support.sh tests/cli/install.sh tests/cli/sanitizer.sh tests/cli/newcomer.sh tests/cli/simt.sh
 EXTRA_DIST += tests/cli
 # ptx/ptx_input.c: PTX input over the 256 MiB limit (/dev/zero, pipes, large files) is refused
 TESTS += tests/cli/input-limit.sh

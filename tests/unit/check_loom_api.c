@@ -203,6 +203,87 @@ START_TEST(test_short_name)
 }
 END_TEST
 
+/* One warp whose odd and even lanes take paths of two instructions each (issue 16): the
+ * issue model's counts under PDOM, thread frontiers and SBI, per launch. */
+static const char split_ptx[] =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry split(.param .u64 p)\n{\n .reg .pred %p<2>;\n .reg .b32 %r<6>;\n .reg .b64 %rd<4>;\n"
+    " ld.param.u64 %rd1, [p];\n mov.u32 %r1, %tid.x;\n and.b32 %r2, %r1, 1;\n setp.eq.u32 %p1, %r2, 0;\n"
+    " @%p1 bra EVEN;\n add.u32 %r3, %r1, 10;\n mul.lo.u32 %r3, %r3, 3;\n bra.uni JOIN;\n"
+    "EVEN:\n add.u32 %r3, %r1, 20;\n mul.lo.u32 %r3, %r3, 5;\n"
+    "JOIN:\n mul.wide.u32 %rd2, %r1, 4;\n add.s64 %rd3, %rd1, %rd2;\n st.global.u32 [%rd3], %r3;\n ret;\n}\n";
+
+static void take_launch_simt(const struct loom_launch_stats *l, void *data)
+{
+    struct { struct loom_simt_stats *to; int n; } *seen = data;
+    *seen->to = l->simt;
+    seen->n++;
+}
+
+static struct loom_simt_stats simt_of_launch(const char *policy, uint32_t *out)
+{
+    struct loom_device_config cfg = { .workers = 1, .stats = true, .stats_launches = true, .simt = policy };
+    struct loom_device *dev = NULL;
+    ck_assert_int_eq(loom_device_create(&cfg, &dev), LOOM_OK);
+    struct loom_module *mod;
+    struct loom_kernel *k;
+    uint64_t buf;
+    ck_assert_int_eq(loom_module_load_text(dev, split_ptx, sizeof split_ptx - 1, "split.ptx", &mod), LOOM_OK);
+    ck_assert_int_eq(loom_module_get_kernel(mod, "split", &k), LOOM_OK);
+    ck_assert_int_eq(loom_malloc(dev, 32 * 4, &buf), LOOM_OK);
+    struct loom_launch_config one = { .grid = { 1, 1, 1 }, .block = { 32, 1, 1 } };
+    void *args[] = { &buf };
+    ck_assert_int_eq(loom_launch(dev, k, &one, args), LOOM_OK);
+    ck_assert_int_eq(loom_synchronize(dev), LOOM_OK);
+    ck_assert_int_eq(loom_memcpy(dev, out, (void *)(uintptr_t)buf, 32 * 4), LOOM_OK);
+    struct loom_simt_stats got;
+    struct { struct loom_simt_stats *to; int n; } seen = { &got, 0 };
+    loom_launches_foreach(dev, take_launch_simt, &seen);
+    ck_assert_int_eq(seen.n, 1);
+    loom_device_destroy(dev);
+    return got;
+}
+
+START_TEST(test_simt_stats)
+{
+    uint32_t a[32], b[32], c[32];
+    struct loom_simt_stats pdom = simt_of_launch(NULL, a), fr = simt_of_launch("frontier", b),
+                           sbi = simt_of_launch("sbi", c);
+    ck_assert_mem_eq(a, b, sizeof a);                     /* what it computes does not change */
+    ck_assert_mem_eq(a, c, sizeof a);
+    ck_assert_uint_eq(a[3], (3 + 10) * 3);
+    ck_assert_uint_eq(a[4], (4 + 20) * 5);
+    ck_assert_uint_eq(pdom.divergent_branches, 1);
+    ck_assert_uint_eq(pdom.reconvergences, 1);
+    ck_assert_uint_eq(pdom.max_depth, 3);                 /* the base, the join's, one path */
+    ck_assert_uint_eq(pdom.hist[16], 5);                  /* odd: add, mul, bra; even: add, mul */
+    ck_assert_uint_eq(pdom.hist[16] + pdom.hist[32], pdom.slots);
+    ck_assert_uint_eq(pdom.lanes, 16 * pdom.hist[16] + 32 * pdom.hist[32]);
+    ck_assert_uint_eq(fr.slots, pdom.slots);              /* structured code: the same slots */
+    ck_assert_uint_eq(fr.hist[16], 5);
+    ck_assert_uint_eq(sbi.coissued, 2);                   /* the even path's two beside the odd's */
+    ck_assert_uint_eq(sbi.slots, pdom.slots - 2);
+    ck_assert_uint_eq(sbi.hist[32], sbi.slots - 1);       /* one slot of 16 lanes left: the bra.uni */
+}
+END_TEST
+
+START_TEST(test_simt_policy_errors)
+{
+    char msg[256];
+    ck_assert_int_eq(loom_simt_check("dwf:policy=pc,las=off,swizzle=on,pool=2,age=0", msg, sizeof msg), LOOM_OK);
+    ck_assert_int_eq(loom_simt_check("warp", msg, sizeof msg), LOOM_ERR_INVALID_VALUE);
+    ck_assert_str_eq(msg, "unknown SIMT policy 'warp' (valid: pdom, its, frontier, dwf, sbi, swi, sbi+swi)");
+    ck_assert_int_eq(loom_simt_check("frontier:las=on", msg, sizeof msg), LOOM_ERR_INVALID_VALUE);
+    ck_assert_str_eq(msg, "SIMT policy frontier: bad option 'las=on' (valid: trace=N (slots))");
+    ck_assert_int_eq(loom_simt_check("its:quantum=0", msg, sizeof msg), LOOM_ERR_INVALID_VALUE);
+    struct loom_device_config cfg = { .workers = 1, .simt = "dwf:policy=biggest" };
+    struct loom_device *dev = NULL;
+    ck_assert_int_eq(loom_device_create(&cfg, &dev), LOOM_ERR_INVALID_VALUE);
+    ck_assert_ptr_null(dev);
+    ck_assert_ptr_nonnull(strstr(loom_device_error(NULL), "bad option 'policy=biggest'"));
+}
+END_TEST
+
 Suite *loom_api_suite(void);
 
 Suite *loom_api_suite(void)
@@ -213,6 +294,10 @@ Suite *loom_api_suite(void)
     tcase_add_test(tc, test_event_rerecord);
     tcase_add_test(tc, test_event_destroy_while_waited);
     suite_add_tcase(s, tc);
+    TCase *simt = tcase_create("SIMT policies");
+    tcase_add_test(simt, test_simt_stats);
+    tcase_add_test(simt, test_simt_policy_errors);
+    suite_add_tcase(s, simt);
     tc = tcase_create("limits and reports");
     tcase_add_test(tc, test_limits);
     tcase_add_test(tc, test_fault_report_after_api_error);
