@@ -162,6 +162,13 @@ struct emu_warp_file {
     uint64_t (*r64)[EMU_WARP_SIZE];
     emu_mask *pred;
 };
+/* shfl.sync or vote.sync instructions ins[0..n-1], one operation, run as one for the lanes
+ * masks[i] each (emu_warp.c): EMU_CONTINUE, a stop code, or -1 when they cannot. */
+int emu_warp_joint(struct emu_warp *w, const struct emu_inst *const *ins, const emu_mask *masks, unsigned n);
+#if defined(LOOM_EMU_V3) && !defined(LOOM_EMU_VARIANT_V3_H)
+/* The x86-64-v3 copy's (emu_variant_v3.h), for programs decoded with its handlers. */
+int emu_warp_joint_v3(struct emu_warp *w, const struct emu_inst *const *ins, const emu_mask *masks, unsigned n);
+#endif
 /* CTA barriers (emu_exec.c): release barrier id, or every pending one, when each
  * thread it expects has arrived; a barrier deadlock's report (the CTA's fault). */
 void emu_barrier_try_release(struct emu_cta *cta, uint32_t id);

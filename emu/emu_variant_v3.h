@@ -19,5 +19,6 @@
 #define emu_h_implicit_ret emu_h_implicit_ret_v3
 #define emu_setp_fused emu_setp_fused_v3
 #define emu_setp_fused3 emu_setp_fused3_v3
+#define emu_warp_joint emu_warp_joint_v3
 
 #endif

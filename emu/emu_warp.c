@@ -1,6 +1,7 @@
 /* emu_warp.c -- warp-level instructions: shfl, vote, match, redux, activemask, elect.
  * Each handler reads every source lane before it writes any destination. */
 #include "emu/emu.h"
+#include "emu/emu_internal.h"
 
 #include "loom/loom.h"
 
@@ -41,7 +42,8 @@ static int warp_members(struct emu_warp *w, const struct emu_inst *in, emu_mask 
         emu_mask missing = mm[l] & ~m & present;
         if (missing)
             return emu_fault(w, in, l, LOOM_ERR_LAUNCH_FAILED, 0, 0,
-                             "%s member mask 0x%08x names lanes 0x%08x that are not converged here",
+                             "%s member mask 0x%08x names lanes 0x%08x that are not converged here (sm_70 and "
+                             "later GPUs let them meet at another instruction: --simt its runs that)",
                              what, mm[l], missing);
         out_part[l] = mm[l] & m;
     }
@@ -226,6 +228,79 @@ WARP_REDUX(max_s32, int32_t, INT32_MIN, x > acc ? x : acc)
 WARP_REDUX(and, uint32_t, UINT32_MAX, acc & x)
 WARP_REDUX(or, uint32_t, 0u, acc | x)
 WARP_REDUX(xor, uint32_t, 0u, acc ^ x)
+
+/* ---- Different instructions as one (the SIMT thread engine) ------------------
+ * On sm_70 and later GPUs the lanes a .sync instruction's member mask names may
+ * stand at different instructions of the same kind (the two sides of a branch each
+ * calling __shfl_sync(0xffffffff, ...)): each lane contributes its own
+ * instruction's operands and receives its own instruction's result. emu/simt/
+ * steps.c runs such a set through the first instruction's handler: the other lanes'
+ * slots of its operand rows hold their own instructions' operands meanwhile, and
+ * their results move to their own destinations afterwards (every row is put back,
+ * so rows that the instructions share come out right). shfl and vote only; they
+ * must be the same operation (handler and flags). Returns EMU_CONTINUE, a stop code,
+ * or -1 when the set cannot run as one. */
+static bool joint_kind(emu_fn fn, bool *shfl)
+{
+    *shfl = fn == emu_shfl_up || fn == emu_shfl_down || fn == emu_shfl_bfly || fn == emu_shfl_idx;
+    return *shfl || fn == emu_vote_all || fn == emu_vote_any || fn == emu_vote_uni || fn == emu_vote_ballot;
+}
+
+int emu_warp_joint(struct emu_warp *w, const struct emu_inst *const *ins, const emu_mask *masks, unsigned n)
+{
+    const struct emu_inst *in0 = ins[0];
+    bool shfl, ballot = in0->fn == emu_vote_ballot;
+    if (!joint_kind(in0->fn, &shfl) || !(in0->sub2 & WARP_F_SYNC)) return -1;
+    emu_mask all = 0, others = 0;
+    for (unsigned i = 0; i < n; i++) {
+        if (ins[i]->fn != in0->fn || ins[i]->sub2 != in0->sub2) return -1;
+        all |= masks[i];
+        if (i) others |= masks[i];
+    }
+    /* The first instruction's rows as they were, in the other lanes. */
+    uint16_t src32[4] = { shfl ? in0->a : EMU_NOREG, shfl ? in0->b : EMU_NOREG, shfl ? in0->c : EMU_NOREG, in0->v[0] };
+    uint32_t keep32[4][EMU_WARP_SIZE], keepd[EMU_WARP_SIZE];
+    for (unsigned r = 0; r < 4; r++)
+        if (src32[r] != EMU_NOREG) memcpy(keep32[r], EMU_R32(w, src32[r]), sizeof keep32[r]);
+    bool d32 = shfl || ballot;
+    if (d32) memcpy(keepd, EMU_R32(w, in0->d), sizeof keepd);
+    emu_mask keep_pa = shfl ? 0 : w->pred[in0->a];
+    emu_mask keep_pd = d32 ? 0 : w->pred[in0->d];
+    emu_mask keep_pe = shfl && in0->e != EMU_NOREG ? w->pred[in0->e] : 0;
+    for (unsigned i = 1; i < n; i++) {
+        const struct emu_inst *in = ins[i];
+        uint16_t mine[4] = { shfl ? in->a : EMU_NOREG, shfl ? in->b : EMU_NOREG, shfl ? in->c : EMU_NOREG, in->v[0] };
+        EMU_LANES(l) {
+            if (!EMU_ON(masks[i], l)) continue;
+            for (unsigned r = 0; r < 4; r++)
+                if (src32[r] != EMU_NOREG) EMU_R32(w, src32[r])[l] = mine[r] != EMU_NOREG ? EMU_R32(w, mine[r])[l] : 0;
+        }
+        if (!shfl) w->pred[in0->a] = (w->pred[in0->a] & ~masks[i]) | (w->pred[in->a] & masks[i]);
+    }
+    int rc = in0->fn(w, in0, all);
+    /* Results for the other lanes, then the first instruction's rows back, then the results in place. */
+    uint32_t res32[EMU_WARP_SIZE];
+    emu_mask resp = d32 ? 0 : w->pred[in0->d], rese = shfl && in0->e != EMU_NOREG ? w->pred[in0->e] : 0;
+    if (d32) memcpy(res32, EMU_R32(w, in0->d), sizeof res32);
+    for (unsigned r = 0; r < 4; r++)
+        if (src32[r] != EMU_NOREG) {
+            uint32_t *row = EMU_R32(w, src32[r]);
+            EMU_LANES(l) if (EMU_ON(others, l)) row[l] = keep32[r][l];
+        }
+    if (!shfl) w->pred[in0->a] = (w->pred[in0->a] & ~others) | (keep_pa & others);
+    if (rc != EMU_CONTINUE) return rc;
+    if (d32) { uint32_t *row = EMU_R32(w, in0->d); EMU_LANES(l) if (EMU_ON(others, l)) row[l] = keepd[l]; }
+    else w->pred[in0->d] = (w->pred[in0->d] & ~others) | (keep_pd & others);
+    if (shfl && in0->e != EMU_NOREG) w->pred[in0->e] = (w->pred[in0->e] & ~others) | (keep_pe & others);
+    for (unsigned i = 1; i < n; i++) {
+        const struct emu_inst *in = ins[i];
+        emu_mask m = masks[i];
+        if (d32) { uint32_t *row = EMU_R32(w, in->d); EMU_LANES(l) if (EMU_ON(m, l)) row[l] = res32[l]; }
+        else w->pred[in->d] = (w->pred[in->d] & ~m) | (resp & m);
+        if (shfl && in->e != EMU_NOREG) w->pred[in->e] = (w->pred[in->e] & ~m) | (rese & m);
+    }
+    return EMU_CONTINUE;
+}
 
 /* ---- activemask, elect ----------------------------------------------------
  * activemask.b32: the predicated-on active lanes. elect.sync: the lowest

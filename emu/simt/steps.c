@@ -470,6 +470,50 @@ static int at_barrier(struct emu_steps *s, struct emu_warp *w, struct steps_warp
     return EMU_CONTINUE;
 }
 
+/* The lanes waiting at .sync warp instructions of one operation at different pcs
+ * (the one at pc among them), when their member masks name only each other: run them
+ * as one, as sm_70 and later GPUs do (emu_warp_joint). Else they wait on. */
+static int joint_wsync(struct emu_steps *s, struct emu_warp *w, struct steps_warp *sw, uint32_t pc)
+{
+    const struct emu_inst *ins[EMU_WARP_SIZE];
+    emu_mask masks[EMU_WARP_SIZE], all = 0, want = 0;
+    unsigned n = 0;
+    for (emu_mask left = sw->wsync; left;) {
+        uint32_t p = sw->pc[__builtin_ctz(left)];
+        emu_mask g = steps_lanes_at(sw, p) & left;
+        left &= ~g;
+        const struct emu_inst *in = &s->code[p];
+        if (in->skind != EMU_SK_WSYNC || in->fn != s->code[pc].fn) continue;
+        const uint32_t *mm = w->r32[in->v[0]];
+        for (emu_mask q = g; q; q &= q - 1) want |= mm[__builtin_ctz(q)];
+        ins[n] = in;
+        masks[n] = g;
+        all |= g;
+        if (p == pc && n) {                  /* (the group at pc first) */
+            ins[n] = ins[0]; masks[n] = masks[0];
+            ins[0] = in; masks[0] = g;
+        }
+        n++;
+    }
+    if (n < 2 || (want & w->valid & ~w->exited & ~all)) return EMU_CONTINUE;
+    setup(s, w, pc, all);
+    int rc = emu_warp_joint(w, ins, masks, n);
+#if defined(LOOM_EMU_V3)
+    if (rc < 0) rc = emu_warp_joint_v3(w, ins, masks, n);   /* (handlers of the other copy) */
+#endif
+    if (rc < 0) {                            /* (a deadlock report if nothing else can run) */
+        w->n_inst--;
+        s->did = 0;
+        return EMU_CONTINUE;
+    }
+    if (rc != EMU_CONTINUE) return rc;
+    for (unsigned i = 0; i < n; i++)
+        for (emu_mask q = masks[i]; q; q &= q - 1) move_lane(sw, (unsigned)__builtin_ctz(q), ins[i]->src + 1);
+    sw->wsync &= ~all;
+    sw->run |= all;
+    return EMU_CONTINUE;
+}
+
 /* A .sync warp instruction: the lanes its member masks name wait for each other at
  * this pc, then issue as one group. */
 static int at_wsync(struct emu_steps *s, struct emu_warp *w, struct steps_warp *sw, uint32_t pc, emu_mask g)
@@ -487,7 +531,7 @@ static int at_wsync(struct emu_steps *s, struct emu_warp *w, struct steps_warp *
     if (missing) {                          /* wait for them here */
         sw->run &= ~m;
         sw->wsync |= m;
-        return EMU_CONTINUE;
+        return joint_wsync(s, w, sw, pc);
     }
     sw->wsync &= ~m;
     sw->run |= m;
@@ -622,6 +666,15 @@ static int report_wait(struct emu_steps *s)
         }
         const char *what = sw->ret >> l & 1u ? "the return of a call" : sw->bar >> l & 1u ? "a barrier"
                                                                                           : "a warp-synchronous instruction";
+        emu_mask elsewhere = sw->wsync & ~here;
+        if ((sw->wsync >> l & 1u) && elsewhere) {
+            uint32_t opc = sw->pc[__builtin_ctz(elsewhere)];
+            return emu_fault(w, &s->code[pc], l, LOOM_ERR_DEADLOCK, 0, 0,
+                             "SIMT deadlock under --simt %s: lanes 0x%08x of warp %u wait at a warp-synchronous "
+                             "instruction for lanes 0x%08x that wait at another (line %u); Loom runs different "
+                             "instructions as one only for shfl.sync and vote.sync of one operation",
+                             s->cfg->spec, here, i, elsewhere, p->locs[opc].ptx_line);
+        }
         return emu_fault(w, &s->code[pc], l, LOOM_ERR_DEADLOCK, 0, 0,
                          "SIMT deadlock under --simt %s: lanes 0x%08x of warp %u wait at %s for lanes of their "
                          "warp that can never arrive%s",

@@ -64,5 +64,14 @@ grep -q "^    warp 0: lanes 0x00000001 at line 44 (pc [0-9]*) waits to reconverg
     fail "warplock_naive report under frontier: $(cat "$tmp/lock")"
 "$LOOM" run -q --simt its $lock 2>"$tmp/its" || fail "warplock_naive under its: $(cat "$tmp/its")"
 [ "$(od -An -tu4 "$tmp/c.bin" | tr -s ' ')" = " 32 528" ] || fail "warplock_naive under its counted $(od -An -tu4 "$tmp/c.bin")"
+# Two halves of a warp at two shfl.sync naming the whole warp: PDOM refuses with a hint; its
+# runs them as the H100 did (tests/simt/halfwarp).
+hw="$srcdir/tests/simt/halfwarp/halfwarp.ptx --kernel halfwarp_shfl --grid 1 --block 64 in:u32:64=iota out:u32:64>$tmp/hw.bin"
+"$LOOM" run -q $hw 2>"$tmp/hw"
+rc=$?
+[ $rc = 1 ] && grep -q "shfl.sync member mask 0xffffffff names lanes 0x0000ffff that are not converged here (sm_70 and later GPUs let them meet at another instruction: --simt its runs that)" "$tmp/hw" ||
+    fail "halfwarp_shfl under pdom: exit $rc, $(cat "$tmp/hw")"
+"$LOOM" run -q --simt its $hw 2>"$tmp/hw" && cmp -s "$tmp/hw.bin" "$srcdir/tests/simt/halfwarp/expected/shfl.bin" ||
+    fail "halfwarp_shfl under its: $(cat "$tmp/hw")"
 [ $fails = 0 ] && echo "simt.sh: all checks passed"
 exit $((fails != 0))

@@ -1,7 +1,7 @@
 #!/bin/sh
 # policies.sh -- `make check` test (issue 16): the kernels of the PTX corpus, the examples and the
-# edge-case folders (their runs.txt), and the CUDA programs, under each SIMT policy other than
-# PDOM. Their expected outputs were recorded on an H100 and PDOM gives them all; a policy changes
+# edge-case folders (their runs.txt), the half-warp .sync kernels that PDOM refuses
+# (tests/simt/halfwarp), and the CUDA programs, under each SIMT policy other than PDOM. Their expected outputs were recorded on an H100 and PDOM gives them all; a policy changes
 # which lanes issue together, never what a program computes, so any difference fails.
 #
 #   LOOM_SIMT_POLICIES="its frontier ..."  the policies (default: all, DWF with its options varied)
@@ -19,7 +19,7 @@ command -v python3 >/dev/null || exit 77
 policies=${LOOM_SIMT_POLICIES:-"its frontier sbi swi sbi+swi dwf dwf:policy=minority,las=off
     dwf:policy=time,swizzle=on dwf:policy=pc,split=on dwf:policy=pdom-priority,pool=2"}
 specs="tests/corpus/runs.txt examples/*/runs.txt tests/edge/codegen/runs.txt tests/edge/uniform/runs.txt
-       tests/edge/affine/runs.txt"
+       tests/edge/affine/runs.txt tests/simt/halfwarp/runs.txt"
 cuda=${LOOM_SIMT_CUDA:-1}
 [ -z "${LOOM_SANITIZED:-}" ] || cuda=0
 fail=0
