@@ -223,6 +223,7 @@ struct emu_warp {
     uint64_t n_reconv;                   /* PDOM stack pops at reconvergence points */
     uint32_t max_sp;                     /* deepest PDOM stack */
     uint64_t lane_hist[EMU_WARP_SIZE + 1]; /* warp instructions by active lanes (emu_count_lanes) */
+    uint64_t hist_used;                  /* bit k: lane_hist[k] may be nonzero */
     uint64_t mark;                       /* n_inst when n_thread_inst was last brought up to date */
     uint64_t chain_left;                 /* instructions a chain may still run (warp_run's slice) */
 };

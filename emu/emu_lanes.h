@@ -116,6 +116,7 @@ static inline void emu_count_lanes(struct emu_warp *w, uint32_t lanes)
     uint64_t n = w->n_inst - w->mark;
     w->n_thread_inst += (uint64_t)lanes * n;
     w->lane_hist[lanes] += n;
+    w->hist_used |= 1ull << lanes;
     w->mark = w->n_inst;
 }
 

@@ -99,8 +99,15 @@ static inline void emu_simt_load_top(struct emu_warp *w)
         w->active = 0;
     }
 }
-/* The warp's stack for a new CTA: one entry, every valid lane at pc. */
-void emu_simt_begin(struct emu_warp *w, uint32_t pc);
+/* The warp's stack for a new CTA: one entry, every valid lane at pc, no reconvergence
+ * point (emu_cta_create made room for this entry). */
+static inline void emu_simt_begin(struct emu_warp *w, uint32_t pc)
+{
+    w->sp = 1;
+    w->stack[0] = (struct emu_simt_entry){ .pc = pc, .reconv = EMU_RECONV_NONE, .mask = w->valid };
+    w->pc = pc;
+    w->active = w->valid;
+}
 
 /* ---- The thread engine (steps.c) ------------------------------------------------- */
 /* Per-CTA state of a policy other than PDOM; created with the CTA context when the

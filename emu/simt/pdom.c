@@ -131,13 +131,3 @@ bool emu_simt_push_call(struct emu_warp *w, uint32_t entry_pc, emu_mask mask)
     emu_simt_load_top(w);
     return true;
 }
-
-/* The stack of a warp starting a CTA: every valid lane at pc, no reconvergence
- * point (emu_cta_create made room for this entry). */
-void emu_simt_begin(struct emu_warp *w, uint32_t pc)
-{
-    w->sp = 1;
-    w->stack[0] = (struct emu_simt_entry){ .pc = pc, .reconv = EMU_RECONV_NONE, .mask = w->valid };
-    w->pc = pc;
-    w->active = w->valid;
-}

@@ -174,20 +174,22 @@ void emu_steps_take_stats(struct emu_cta *cta, struct emu_simt_stats *to)
 void emu_cta_take_simt_stats(struct emu_cta *cta, struct emu_simt_stats *to)
 {
     if (cta->steps) { emu_steps_take_stats(cta, to); return; }
-    struct emu_simt_stats st = { 0 };
-    for (uint32_t i = 0; i < cta->nwarps; i++) {
+    for (uint32_t i = 0; i < cta->nwarps; i++) {   /* (PDOM: the dispatch loop's counters) */
         struct emu_warp *w = &cta->warps[i];
-        st.slots += w->n_inst;
-        st.lanes += w->n_thread_inst;
-        for (unsigned k = 0; k <= EMU_WARP_SIZE; k++) st.hist[k] += w->lane_hist[k];
-        st.diverge += w->n_diverge;
-        st.reconverge += w->n_reconv;
-        if (w->max_sp > st.max_depth) st.max_depth = w->max_sp;
-        memset(w->lane_hist, 0, sizeof w->lane_hist);
+        to->slots += w->n_inst;
+        to->lanes += w->n_thread_inst;
+        to->diverge += w->n_diverge;
+        to->reconverge += w->n_reconv;
+        if (w->max_sp > to->max_depth) to->max_depth = w->max_sp;
+        for (uint64_t u = w->hist_used; u; u &= u - 1) {
+            unsigned k = (unsigned)__builtin_ctzll(u);
+            to->hist[k] += w->lane_hist[k];
+            w->lane_hist[k] = 0;
+        }
+        w->hist_used = 0;
         w->n_reconv = 0;
         w->max_sp = 0;
     }
-    emu_simt_stats_add(to, &st);
 }
 
 /* ---- What may issue ------------------------------------------------------------------ */
