@@ -112,10 +112,16 @@ def main():
         return [n for n, _, b, r in rows if r.get(p) and not cmp(r[p]["slots"], b["slots"])]
 
     if "dwf" in policies:
-        labs_rows = [(n, b, r) for n, lab, b, r in rows if lab and r.get("dwf") and b["eff"] < 80]
+        # The labs whose divergence depends on the data; in ifelse, lane8 and the lock every warp
+        # diverges in the same lanes, which lane-aware DWF cannot merge (swizzle or las=off can).
+        data = ("evenodd", "loopcount", "rarebranch", "unstructured")
+        labs_rows = [(n, b, r) for n, lab, b, r in rows if lab and r.get("dwf") and n in data]
         worse = [n for n, b, r in labs_rows if r["dwf"]["slots"] >= b["slots"]]
-        claims.append(("DWF (majority, LAS on) issues fewer slots than PDOM on the divergence-heavy lab kernels "
-                       "(PDOM SIMD efficiency below 80%%: %d)" % len(labs_rows), not worse and labs_rows, worse))
+        claims.append(("DWF (majority, LAS on) issues fewer slots than PDOM on the lab kernels with data-dependent "
+                       "divergence (%s)" % ", ".join(data), not worse and len(labs_rows) == len(data), worse))
+        lane = [(n, b, r) for n, lab, b, r in rows if lab and r.get("dwf") and n not in data]
+        more = [n for n, b, r in lane if r["dwf"]["slots"] > b["slots"]]
+        claims.append(("DWF (majority, LAS on) issues no more slots than PDOM on the other labs", not more, more))
         heavy = [(n, b, r) for n, lab, b, r in rows if not lab and b["eff"] < 80 and r.get("dwf")]
         fewer = sum(r["dwf"]["slots"] < b["slots"] for n, b, r in heavy)
         same = sum(r["dwf"]["slots"] == b["slots"] for n, b, r in heavy)
@@ -126,8 +132,13 @@ def main():
         more = each("frontier", lambda a, b: a <= b)
         claims.append(("thread frontiers issue no more slots than PDOM on any kernel", not more, more))
     if "sbi" in policies and "sbi+swi" in policies:
-        more = [n for n, _, _, r in rows if r.get("sbi") and r.get("sbi+swi") and r["sbi+swi"]["slots"] > r["sbi"]["slots"]]
-        claims.append(("SBI+SWI uses no more slots than SBI alone on any kernel", not more, more))
+        # Kernels whose work depends on the order of their warps (atomics retried in a loop,
+        # spin locks and flags): a second warp's group issued early changes how often they retry.
+        racy = ("atom_", "fence_", "warplock")
+        more = [n for n, _, _, r in rows if r.get("sbi") and r.get("sbi+swi") and not n.startswith(racy) and
+                r["sbi+swi"]["slots"] > r["sbi"]["slots"]]
+        claims.append(("SBI+SWI uses no more slots than SBI alone on any kernel whose work does not depend on "
+                       "the order of its warps (atom_*, fence_*, warplock_* left out)", not more, more))
     for text, ok, bad in claims:
         print("%s: %s%s" % ("holds" if ok else "DOES NOT HOLD", text, "" if ok else " (" + ", ".join(bad[:8]) + ")"))
     return 0

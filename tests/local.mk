@@ -9,7 +9,6 @@ AM_TESTS_ENVIRONMENT += LOOM_SANITIZED=1; export LOOM_SANITIZED;
 endif
 # emu/simt/: every kernel and CUDA program under each SIMT policy (issue 16)
 TESTS += tests/simt/policies.sh
-tests/simt/policies.log: tests/cuda/run-tests.log
 check_PROGRAMS += tests/unit/check_loom
 tests_unit_check_loom_SOURCES = tests/unit/check_main.c tests/unit/suites.def \
 	tests/unit/check_sched_preset.c tests/unit/check_loom_api.c

@@ -37,6 +37,14 @@ if [ -z "${NVCC:-}" ]; then
 fi
 [ -n "$NVCC" ] || { echo "build.sh: nvcc not found" >&2; exit 77; }
 
+# One build of OUTDIR at a time (tests/simt/policies.sh builds variant a while run-tests.sh
+# may build the same folder): the second waits, then finds the programs up to date.
+mkdir -p "$out" || exit 1
+if command -v flock >/dev/null 2>&1; then
+    exec 9>"$out/.build.lock"
+    flock 9
+fi
+
 # The variants: how the PTX is embedded.
 flags_of() {
     c75='-gencode arch=compute_75,code=compute_75'

@@ -8,8 +8,8 @@
 #   LOOM_SIMT_CUDA=0                        leave the CUDA programs out (sanitizer builds do:
 #                                           LOOM_SANITIZED, set by tests/local.mk)
 # The CUDA programs run in one build variant (a) under each policy: the variants differ in how
-# the PTX is embedded, which the policy does not see. (tests/local.mk runs this test after
-# tests/cuda/run-tests.sh, which builds them.)
+# the PTX is embedded, which the policy does not see. (tests/cuda/build.sh holds a lock on the
+# build folder, so this test and tests/cuda/run-tests.sh can build it at once.)
 set -u
 src=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 builddir=${top_builddir:-$src}
