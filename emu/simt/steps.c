@@ -119,11 +119,10 @@ struct emu_steps *emu_steps_create(struct emu_cta *cta)
     s->cta = cta;
     s->cfg = L->simt;
     s->hold = L->simt->kind != EMU_SIMT_ITS;
-    /* Warps take turns as under PDOM (a slice each), but for warp interweaving alone,
-     * which pairs warps that stand in divergent code at the same time: a slot each.
-     * (sbi+swi keeps SBI's order, so that it never issues more slots than SBI through
-     * contention that a different order of warps would bring.) */
-    s->slice = L->simt->kind == EMU_SIMT_SWI ? 1 : EMU_SLICE;
+    /* Warps take turns as under PDOM (a slice each), but for warp interweaving, which
+     * pairs warps that stand in divergent code at the same time: a slot each, as a GPU's
+     * issue unit takes them. */
+    s->slice = L->simt->kind == EMU_SIMT_SWI || L->simt->kind == EMU_SIMT_SBI_SWI ? 1 : EMU_SLICE;
     s->code = p->steps;
     s->prio = p->prio;
     return s;
