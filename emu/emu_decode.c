@@ -1133,6 +1133,7 @@ void emu_program_free(struct emu_program *p)
         if (p->code[pc].aux_owned) free((void *)p->code[pc].aux);
     for (uint32_t f = 0; p->funcs && f < p->nfuncs; f++) free(p->funcs[f].param_rows);
     free(p->code); free(p->locs); free(p->funcs);
+    free(p->steps); free(p->prio);                /* (the thread engine's, emu/simt/steps.c) */
     free(p->const32); free(p->const64); free(p->sreg_used);
     free(p);
 }

@@ -40,8 +40,7 @@ for p in $policies; do
 done
 rm -f "/tmp/loom-simt-$$.log"
 if [ "$cuda" = 1 ] && [ -x "$src/tests/cuda/run-tests.sh" ]; then
-    # its and one DWF and one interleaving configuration: the engine paths the others share.
-    for p in ${LOOM_SIMT_CUDA_POLICIES:-its dwf:las=off sbi+swi}; do
+    for p in ${LOOM_SIMT_CUDA_POLICIES:-its frontier dwf dwf:las=off sbi swi sbi+swi}; do
         t0=$(date +%s)
         out=$(LOOM_SIMT=$p LOOM_CUDA_VARIANTS=a LOOM_CUDA_RUN_VARIANTS=a "$src/tests/cuda/run-tests.sh" 2>&1)
         rc=$?
