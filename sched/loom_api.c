@@ -958,16 +958,6 @@ static void simt_public(struct loom_simt_stats *o, const struct emu_simt_stats *
     memcpy(o->hist, st->hist, sizeof o->hist);
 }
 
-static void simt_sum(struct loom_simt_stats *to, const struct loom_simt_stats *a)
-{
-    to->slots += a->slots; to->lanes += a->lanes;
-    for (unsigned k = 0; k < 33; k++) to->hist[k] += a->hist[k];
-    to->divergent_branches += a->divergent_branches; to->reconvergences += a->reconvergences;
-    if (a->max_depth > to->max_depth) to->max_depth = a->max_depth;
-    to->warps_formed += a->warps_formed; to->warps_split += a->warps_split;
-    to->lane_conflicts += a->lane_conflicts; to->coissued += a->coissued;
-}
-
 static void record_stats(struct loom_device *dev, const struct sched_grid *g)
 {
     struct loom_kernel *k = g->k;
@@ -1010,9 +1000,8 @@ static void record_stats(struct loom_device *dev, const struct sched_grid *g)
         e->s.chunks += atomic_load(&g->chunks);
         e->s.steals += atomic_load(&g->steals);
         e->s.admits_parked += atomic_load(&g->admits_parked);
-        struct loom_simt_stats add;
-        simt_public(&add, &g->simt);
-        simt_sum(&e->s.simt, &add);
+        emu_simt_stats_add(&e->simt, &g->simt);
+        simt_public(&e->s.simt, &e->simt);
         e->s.simt_policy = dev->simt.spec;
         e->s.workers = dev->sched->workers;
         if (e->s.launches == 1 || g->seconds > e->longest) {

@@ -216,6 +216,7 @@ struct sched_stats_entry {
     char *kernel;
     struct loom_kernel_stats s;
     double longest;                 /* the launch whose timeline s holds */
+    struct emu_simt_stats simt;     /* over its launches (s.simt is made of it) */
     struct sched_stats_entry *next;
 };
 

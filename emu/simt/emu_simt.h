@@ -34,6 +34,7 @@ enum emu_simt_kind {
     EMU_SIMT_ITS,        /* independent thread scheduling (sm_70+) */
     EMU_SIMT_FRONTIER,   /* thread frontiers (Diamos et al., MICRO 2011) */
     EMU_SIMT_DWF,        /* dynamic warp formation (Fung et al., MICRO 2007) */
+    /* The interleaving kinds come last (kind >= EMU_SIMT_SBI: a slot may pair two groups). */
     EMU_SIMT_SBI,        /* simultaneous branch interweaving (Brunie et al., ISCA 2012) */
     EMU_SIMT_SWI,        /* simultaneous warp interweaving */
     EMU_SIMT_SBI_SWI,    /* both */

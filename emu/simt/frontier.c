@@ -11,13 +11,10 @@
 
 bool steps_pick_frontier(struct emu_steps *s, struct steps_issue *is)
 {
-    emu_mask ready;
-    uint32_t wi = steps_next_warp(s, &ready);
-    if (wi >= s->cta->nwarps) return false;
-    uint32_t pcs[EMU_WARP_SIZE];
+    uint32_t wi, pcs[EMU_WARP_SIZE];
     emu_mask masks[EMU_WARP_SIZE];
-    unsigned n = steps_groups(s, wi, ready, pcs, masks);
-    if (n > s->st.max_depth) s->st.max_depth = n;
+    unsigned n = steps_next_groups(s, &wi, pcs, masks);
+    if (!n) return false;
     unsigned k = steps_lowest(s, pcs, n);
     is->it[0] = (struct steps_item){ .warp = wi, .pc = pcs[k], .mask = masks[k] };
     is->n = 1;

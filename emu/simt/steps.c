@@ -292,6 +292,16 @@ uint32_t steps_next_warp(struct emu_steps *s, emu_mask *out_ready)
     return nw;
 }
 
+unsigned steps_next_groups(struct emu_steps *s, uint32_t *out_warp, uint32_t *pcs, emu_mask *masks)
+{
+    emu_mask ready;
+    *out_warp = steps_next_warp(s, &ready);
+    if (*out_warp >= s->cta->nwarps) return 0;
+    unsigned n = steps_groups(s, *out_warp, ready, pcs, masks);
+    if (n > s->st.max_depth) s->st.max_depth = n;
+    return n;
+}
+
 /* ---- Running one group -------------------------------------------------------------- */
 
 /* The warp's one-entry stack for a group at pc (what the handlers see). */
@@ -317,10 +327,10 @@ static uint32_t lane_pc(const struct emu_warp *w, unsigned l)
     return w->pc;
 }
 
-/* Moves lane l to pc. */
-static void move_lane(struct steps_warp *sw, unsigned l, uint32_t pc)
+/* Lanes of g go to pc. */
+static void place(struct steps_warp *sw, emu_mask g, uint32_t pc)
 {
-    sw->pc[l] = pc;
+    for (emu_mask k = g; k; k &= k - 1) sw->pc[__builtin_ctz(k)] = pc;
 }
 
 /* Lanes g split at a branch that reconverges at pc reconv: a divergence to wait for. */
@@ -364,7 +374,7 @@ static void read_back(struct emu_steps *s, struct emu_warp *w, struct steps_warp
     uint32_t first = UINT32_MAX;
     bool split = false;
     if (w->sp == 1 && w->active == g) {
-        for (emu_mask k = g; k; k &= k - 1) move_lane(sw, (unsigned)__builtin_ctz(k), w->pc);
+        place(sw, g, w->pc);
         first = w->pc;
     } else {
         for (emu_mask k = g; k; k &= k - 1) {
@@ -372,7 +382,7 @@ static void read_back(struct emu_steps *s, struct emu_warp *w, struct steps_warp
             uint32_t pc = lane_pc(w, l);
             if (first == UINT32_MAX) first = pc;
             else if (pc != first) split = true;
-            move_lane(sw, l, pc);
+            sw->pc[l] = pc;
         }
     }
     if (split) {
@@ -423,13 +433,22 @@ static emu_mask guarded(const struct emu_warp *w, const struct emu_inst *in, emu
     return m & (in->guard_neg ? ~p : p);
 }
 
-/* Lanes of g step over the instruction at pc (their guard is false). */
+/* Lanes of g go on to the instruction after their own (a false guard, or a wait over). */
 static void step_over(struct steps_warp *sw, emu_mask g)
 {
-    for (emu_mask k = g; k; k &= k - 1) {
-        unsigned l = (unsigned)__builtin_ctz(k);
-        sw->pc[l]++;
-    }
+    for (emu_mask k = g; k; k &= k - 1) sw->pc[__builtin_ctz(k)]++;
+}
+
+/* At a regrouping point: the lanes of g whose guard holds begin to wait in *waiting
+ * (leaving run), the others step over the instruction. Returns the lanes that wait. */
+static emu_mask park(struct steps_warp *sw, const struct emu_warp *w, const struct emu_inst *in, emu_mask g,
+                     emu_mask *waiting)
+{
+    emu_mask m = guarded(w, in, g);
+    step_over(sw, g & ~m);
+    sw->run &= ~m;
+    *waiting |= m;
+    return m;
 }
 
 /* A CTA barrier: lanes wait until every live lane of their warp has arrived at
@@ -437,12 +456,7 @@ static void step_over(struct steps_warp *sw, emu_mask g)
  * live threads, as emu_barrier_arrive does). */
 static int at_barrier(struct emu_steps *s, struct emu_warp *w, struct steps_warp *sw, uint32_t pc, emu_mask g)
 {
-    const struct emu_inst *in = &s->code[pc];
-    emu_mask m = guarded(w, in, g);
-    step_over(sw, g & ~m);
-    sw->run &= ~m;
-    sw->bar |= m;
-    emu_mask live = w->valid & ~w->exited;
+    emu_mask m = park(sw, w, &s->code[pc], g, &sw->bar), live = w->valid & ~w->exited;
     if (!m || (sw->bar & live) != live) return EMU_CONTINUE;
     /* Every live lane waits at a barrier: the warp arrives at the lowest one's. */
     emu_mask all = sw->bar & live;
@@ -458,10 +472,7 @@ static int at_barrier(struct emu_steps *s, struct emu_warp *w, struct steps_warp
         if (w->cta->fault) w->pc = w->cta->fault->pc + 1;
         return rc;
     }
-    for (emu_mask k = all; k; k &= k - 1) {
-        unsigned l = (unsigned)__builtin_ctz(k);
-        move_lane(sw, l, sw->pc[l] + 1);
-    }
+    step_over(sw, all);
     if (rc == EMU_STOP_BARRIER) {
         w->n_barrier++;
         emu_barrier_try_release(w->cta, w->wait.barrier);
@@ -511,7 +522,7 @@ static int joint_wsync(struct emu_steps *s, struct emu_warp *w, struct steps_war
     }
     if (rc != EMU_CONTINUE) return rc;
     for (unsigned i = 0; i < n; i++)
-        for (emu_mask q = masks[i]; q; q &= q - 1) move_lane(sw, (unsigned)__builtin_ctz(q), ins[i]->src + 1);
+        place(sw, masks[i], ins[i]->src + 1);
     sw->wsync &= ~all;
     sw->run |= all;
     return EMU_CONTINUE;
@@ -546,12 +557,9 @@ static int at_wsync(struct emu_steps *s, struct emu_warp *w, struct steps_warp *
 static int at_warpsync(struct emu_steps *s, struct emu_warp *w, struct steps_warp *sw, uint32_t pc, emu_mask g)
 {
     const struct emu_inst *in = &s->code[pc];
-    emu_mask m = guarded(w, in, g);
-    step_over(sw, g & ~m);
+    emu_mask m = park(sw, w, in, g, &sw->wsync);
     if (!m) return EMU_CONTINUE;
     uint32_t want = w->r32[in->a][__builtin_ctz(m)] & w->valid & ~w->exited;
-    sw->run &= ~m;
-    sw->wsync |= m;
     emu_mask waiting = 0;
     for (emu_mask k = sw->wsync; k; k &= k - 1) {
         unsigned l = (unsigned)__builtin_ctz(k);
@@ -561,10 +569,7 @@ static int at_warpsync(struct emu_steps *s, struct emu_warp *w, struct steps_war
     emu_mask go = waiting & (want | m);
     setup(s, w, pc, go);
     if (w->cta->race) emu_check_warp_sync(w);
-    for (emu_mask k = go; k; k &= k - 1) {
-        unsigned l = (unsigned)__builtin_ctz(k);
-        move_lane(sw, l, sw->pc[l] + 1);
-    }
+    step_over(sw, go);
     sw->wsync &= ~go;
     sw->run |= go;
     return EMU_CONTINUE;
@@ -575,11 +580,7 @@ static int at_warpsync(struct emu_steps *s, struct emu_warp *w, struct steps_war
  * the caller's entry below the callee's). */
 static int at_ret(struct emu_steps *s, struct emu_warp *w, struct steps_warp *sw, uint32_t pc, emu_mask g)
 {
-    const struct emu_inst *in = &s->code[pc];
-    emu_mask m = guarded(w, in, g);
-    step_over(sw, g & ~m);
-    sw->run &= ~m;
-    sw->ret |= m;
+    emu_mask m = park(sw, w, &s->code[pc], g, &sw->ret);
     const struct emu_frame *f = &w->frames[w->nframes - 1];
     emu_mask live = f->mask & ~w->exited;
     if (!m || (sw->ret & live) != live) return EMU_CONTINUE;
@@ -592,7 +593,7 @@ static int at_ret(struct emu_steps *s, struct emu_warp *w, struct steps_warp *sw
     if (rc == EMU_STOP_FAULT) return rc;
     sw->ret &= ~live;
     sw->run |= live;
-    for (emu_mask k = live; k; k &= k - 1) move_lane(sw, (unsigned)__builtin_ctz(k), w->pc);
+    place(sw, live, w->pc);
     return EMU_CONTINUE;
 }
 
@@ -779,7 +780,6 @@ int emu_steps_run(struct emu_cta *cta, uint64_t budget)
                 lanes += c;
                 if (d > slot_inst) slot_inst = d;
                 sw->issued++;
-                sw->last_any = s->slot;
                 for (emu_mask q = did; q; q &= q - 1) {
                     unsigned l = (unsigned)__builtin_ctz(q);
                     sw->since[l] = s->slot;
@@ -792,9 +792,7 @@ int emu_steps_run(struct emu_cta *cta, uint64_t budget)
             s->st.slots += slot_inst;
             s->st.lanes += (uint64_t)lanes * slot_inst;
             s->st.hist[lanes > EMU_WARP_SIZE ? EMU_WARP_SIZE : lanes] += slot_inst;
-            if (is.n > 1 && (s->cfg->kind == EMU_SIMT_SBI || s->cfg->kind == EMU_SIMT_SWI ||
-                             s->cfg->kind == EMU_SIMT_SBI_SWI))
-                s->st.coissued++;
+            if (is.n > 1 && s->cfg->kind >= EMU_SIMT_SBI) s->st.coissued++;   /* (an SBI/SWI pair) */
             s->slot++;
             spent += slot_inst;
         } else {

@@ -40,7 +40,6 @@ struct steps_warp {
     uint32_t favor_left;                 /* ... for this many more slots */
     uint64_t wake;
     uint64_t issued;                     /* slots that issued lanes of this warp */
-    uint64_t last_any;                   /* CTA slot when the warp last issued (dwf fairness) */
     bool bar_arrived;                    /* the warp arrived at a CTA barrier: bar lanes go on at release */
 };
 
@@ -91,6 +90,9 @@ unsigned steps_lowest(const struct emu_steps *s, const uint32_t *pcs, unsigned n
  * next with ready lanes; s->cta->nwarps when none has any. Same-CTA contention
  * (atomics, polling) then plays out as under PDOM, and slot counts compare. */
 uint32_t steps_next_warp(struct emu_steps *s, emu_mask *out_ready);
+/* The next warp's (steps_next_warp) groups by pc, and its number in *out_warp; counts the
+ * frontier's depth. Returns 0 when no warp has a lane that may issue. */
+unsigned steps_next_groups(struct emu_steps *s, uint32_t *out_warp, uint32_t *pcs, emu_mask *masks);
 /* Whether the instruction at pc can share a slot with another group (no regrouping). */
 static inline bool steps_pairable(const struct emu_steps *s, uint32_t pc) { return s->code[pc].skind == EMU_SK_NONE; }
 
