@@ -125,6 +125,8 @@ struct run_opts {
     unsigned workers;
     double timeout;
     bool stats, no_check, deterministic, verbose, cooperative, initcheck, racecheck, quiet;
+    bool counters;                      /* --stats, --stats=json: per-line and memory counters */
+    const char *stats_json;             /* --stats=json FILE */
     struct run_arg *args;
     unsigned nargs;
 };
@@ -567,7 +569,25 @@ static int parse_options(int argc, char **argv, struct run_opts *o)
         snprintf(name, sizeof name, "%.*s", (int)(nlen < 31 ? nlen : 31), arg);
         const char *v;
         uint64_t n;
-        if (!strcmp(name, "--stats") || !strcmp(name, "--no-check") || !strcmp(name, "--deterministic") ||
+        if (!strcmp(name, "--stats")) {
+            /* --stats: totals and counters; =brief: totals only (no instruction observed);
+             * =json FILE: the counters as JSON (docs/OBSERVE.md). */
+            if (eq && strcmp(eq + 1, "brief") && strcmp(eq + 1, "json")) {
+                run_error("--stats takes no value, =brief or =json FILE, not '%s'", eq + 1);
+                return RUN_USAGE_ERROR;
+            }
+            o->stats = true;
+            o->counters = !eq || strcmp(eq + 1, "brief");
+            if (eq && !strcmp(eq + 1, "json")) {
+                if (i + 1 >= argc || !*argv[i + 1]) {
+                    run_error("--stats=json needs a file name");
+                    return RUN_USAGE_ERROR;
+                }
+                o->stats_json = argv[++i];
+            }
+            continue;
+        }
+        if (!strcmp(name, "--no-check") || !strcmp(name, "--deterministic") ||
             !strcmp(name, "--cooperative") || !strcmp(name, "--initcheck") || !strcmp(name, "--racecheck")) {
             if (eq) {
                 run_error("%s takes no value", name);
@@ -579,8 +599,6 @@ static int parse_options(int argc, char **argv, struct run_opts *o)
                 o->initcheck = true;
             else if (name[2] == 'r')
                 o->racecheck = true;
-            else if (name[2] == 's')
-                o->stats = true;
             else if (name[2] == 'n')
                 o->no_check = true;
             else
@@ -915,6 +933,7 @@ static void print_stats(const struct loom_kernel_stats *s, void *data)
             s->parks, s->admits_parked, s->wakeups, s->wakeups == 1 ? "" : "s");
     loom_stats_print_timeline(stderr, "loom run: stats: ", s);
     loom_stats_print_simt(stderr, "loom run: stats: ", s);
+    loom_stats_print_counters(stderr, "loom run: stats: ", s, 10);
 }
 
 static bool write_output(const struct run_arg *a)
@@ -945,13 +964,21 @@ static int run(struct run_opts *o)
 {
     struct loom_device_config cfg = {
         .workers = o->workers, .preset = o->device, .deterministic = o->deterministic,
-        .no_check = o->no_check, .stats = o->stats, .timeout_s = o->timeout,
+        .no_check = o->no_check, .stats = o->stats, .counters = o->counters, .timeout_s = o->timeout,
         .initcheck = o->initcheck, .racecheck = o->racecheck,
         .progress = !o->quiet && isatty(STDERR_FILENO),
         .watchdog_s = o->have_watchdog ? o->watchdog : 60, .simt = o->simt,
     };
+    /* The statistics' file is opened before anything runs: a path that cannot be
+     * written stops here, not after the kernel. */
+    FILE *json = NULL;
+    if (o->stats_json && !(json = fopen(o->stats_json, "w"))) {
+        run_error("cannot write the statistics to '%s': %s", o->stats_json, strerror(errno));
+        return RUN_USAGE_ERROR;
+    }
     struct loom_device *dev = NULL;
     if (loom_device_create(&cfg, &dev) != LOOM_OK) {
+        if (json) fclose(json);
         run_error("%s%s", loom_device_error(NULL), o->device ? " (see 'loom info --presets')" : "");
         return RUN_USAGE_ERROR;
     }
@@ -1057,9 +1084,14 @@ static int run(struct run_opts *o)
     for (unsigned i = 0; i < np; i++)
         if (o->args[i].out_path && !write_output(&o->args[i]))
             rc = RUN_KERNEL_ERROR;
-    if (o->stats)
+    if (o->stats && !o->stats_json)
         loom_stats_foreach(dev, print_stats, NULL);
 out:
+    /* Statistics of what ran, even when the kernel failed. */
+    if (json && (loom_stats_write_json(dev, json, o->file) != LOOM_OK) + (fclose(json) != 0)) {
+        run_error("cannot write the statistics to '%s': %s", o->stats_json, strerror(errno));
+        if (rc == 0) rc = RUN_KERNEL_ERROR;
+    }
     free(params);
     loom_device_destroy(dev);   /* frees the buffers and the module; flushes kernel output */
     fflush(stdout);

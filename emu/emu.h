@@ -137,6 +137,7 @@ struct emu_loc {
     uint32_t ptx_line, ptx_col;
     uint32_t cu_file, cu_line;
     const struct ptx_instr *ir;
+    uint8_t main;                        /* the PTX instruction's own (not a helper before or after it) */
 };
 
 /* emu_inst.ukind: the arithmetic of a 32-bit scalar twin that can head a fused
@@ -284,6 +285,8 @@ struct emu_cta {
     struct emu_async *async;             /* mbarriers and barrier.cluster (emu_async.c), or NULL */
     struct emu_steps *steps;             /* the thread engine's state (emu/simt/steps.c) when the
                                             launch's SIMT policy is not PDOM, else NULL */
+    struct emu_obs_pc *obs_pc;           /* the counters observer's (emu_obs.h), or NULL */
+    bool obs_trace;                      /* this is CTA (0,0,0): keep its warps' lane activity */
 };
 
 /* What warp w waits on now. A barrier's release leaves the wait records of
@@ -315,6 +318,8 @@ struct emu_launch {
     bool initcheck, racecheck;           /* deeper checks (emu_check.h); both imply check */
     struct emu_check *checker;           /* initcheck shadow of the device's allocations */
     const struct emu_simt_cfg *simt;     /* the SIMT policy (emu/simt/emu_simt.h); NULL = PDOM */
+    struct emu_obs *obs;                 /* the counters observer (emu_obs.h), or NULL: every
+                                            instruction runs one at a time, observed */
 };
 
 /* A decoded function: a range of the program's instructions. */

@@ -671,7 +671,7 @@ static void decode_instr(struct emu_decoder *dc, uint32_t idx)
         emit(dc, &dc->pre[i]);
     }
     out.guard = guard; out.guard_neg = pi->guard_neg;
-    emit(dc, &out);
+    if (emit(dc, &out)) dc->locs[dc->ncode - 1].main = 1;
     for (uint32_t i = 0; i < dc->npost; i++) {
         dc->post[i].guard = guard; dc->post[i].guard_neg = pi->guard_neg;
         emit(dc, &dc->post[i]);

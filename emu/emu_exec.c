@@ -11,6 +11,7 @@
 #include "emu/emu_check.h"
 #include "emu/emu_exec.h"
 #include "emu/emu_lanes.h"
+#include "emu/emu_obs.h"
 #include "include/loom/loom.h"
 #include "ptx/ptx_demangle.h"
 
@@ -258,8 +259,9 @@ static uint64_t cta_inst(const struct emu_cta *cta)
  * pass and chain into its run (h_bar_sync_imm, emu_ctrl.c): cta->cur then names the
  * warp the chain ended in, and cta->cur_active the mask it started with. *pi
  * is the warp that stopped last, and *spent the instructions all of them ran. */
-static __attribute__((noinline)) int warp_run(struct emu_cta *cta, uint32_t *pi, const struct emu_inst *code,
-                                              uint64_t slice, uint64_t cta_budget, uint64_t *spent)
+static inline __attribute__((always_inline)) int warp_run_t(struct emu_cta *cta, uint32_t *pi,
+                                                            const struct emu_inst *code, uint64_t slice,
+                                                            uint64_t cta_budget, uint64_t *spent, const bool obs)
 {
     uint32_t i = *pi;
     struct emu_warp *w = &cta->warps[i];
@@ -304,12 +306,20 @@ load:
             w->n_inst++;
             budget--;
             w->pc = ++pc;
-            if (!in->flow) {
+            if (obs) {                           /* observed: every instruction alone (see below) */
+                emu_obs_issue(w, pc - 1, active, m);
+                uint64_t n1 = w->n_inst, d1 = w->n_diverge;
+                w->chain_left = 0;
+                rc = m ? in->fn(w, in, m) : EMU_CONTINUE;
+                uint64_t extra = w->n_inst - n1;
+                emu_obs_done(w, pc - 1, active, extra <= 2 ? extra : 0, w->n_diverge != d1, rc == EMU_STOP_BARRIER);
+            } else if (!in->flow) {
                 if (m && (rc = in->fn(w, in, m)) != EMU_CONTINUE) goto out;
                 goto next;
+            } else {
+                w->chain_left = budget;
+                rc = m ? in->fn(w, in, m) : EMU_CONTINUE;
             }
-            w->chain_left = budget;
-            rc = m ? in->fn(w, in, m) : EMU_CONTINUE;
         }
         if (__builtin_expect(cta->handed, 0)) {     /* a barrier handed over to another warp */
             cta->handed = false;
@@ -318,7 +328,7 @@ load:
             active = cta->cur_active;
             lanes = lanes_of(active);
         }
-        budget = w->chain_left;
+        if (!obs) budget = w->chain_left;
         if (rc != EMU_CONTINUE) {
             if (rc == EMU_STOP_FAULT && cta->fault) w->pc = cta->fault->pc + 1;
             goto stop;
@@ -370,6 +380,20 @@ out:
     *pi = i;
     *spent = cta_inst(cta) - inst0;
     return rc;
+}
+
+/* The default dispatch, and the observed one (emu_obs.h): it runs the program's step
+ * copy (emu_program_steps: no chained runs) with chains off (chain_left 0), so that
+ * each instruction is issued here, counted, and then run by its handler. */
+static __attribute__((noinline)) int warp_run(struct emu_cta *cta, uint32_t *pi, const struct emu_inst *code,
+                                              uint64_t slice, uint64_t cta_budget, uint64_t *spent)
+{
+    return warp_run_t(cta, pi, code, slice, cta_budget, spent, false);
+}
+static __attribute__((noinline)) int warp_run_obs(struct emu_cta *cta, uint32_t *pi, const struct emu_inst *code,
+                                                  uint64_t slice, uint64_t cta_budget, uint64_t *spent)
+{
+    return warp_run_t(cta, pi, code, slice, cta_budget, spent, true);
 }
 
 /* ---- CTAs -------------------------------------------------------------------------- */
@@ -453,6 +477,10 @@ struct emu_cta *emu_cta_create(const struct emu_launch *L)
         warp_fill_sregs(w);
     }
     if (L->simt && !(cta->steps = emu_steps_create(cta))) { emu_cta_destroy(cta); return NULL; }
+    if (L->obs && (!emu_program_steps((struct emu_program *)p) || !(cta->obs_pc = emu_obs_attach(L->obs)))) {
+        emu_cta_destroy(cta);
+        return NULL;
+    }
     return cta;
 }
 
@@ -568,6 +596,7 @@ void emu_cta_begin(struct emu_cta *cta, const uint32_t ctaid[3], uint32_t smid)
         warp_fill_cta_sregs(w);
     }
     if (cta->steps) emu_steps_begin(cta);
+    cta->obs_trace = L->obs && !(ctaid[0] | ctaid[1] | ctaid[2]);
 }
 
 /* Reports a barrier that can never complete: every live warp waits. */
@@ -598,7 +627,8 @@ void emu_report_deadlock(struct emu_cta *cta)
 enum emu_cta_state emu_cta_run(struct emu_cta *cta, uint64_t budget)
 {
     if (cta->steps) return (enum emu_cta_state)emu_steps_run(cta, budget);   /* a policy other than PDOM */
-    const struct emu_inst *code = cta->launch->prog->code;
+    const struct emu_launch *L = cta->launch;
+    const struct emu_inst *code = L->obs ? L->prog->steps : L->prog->code;
     const uint64_t slice = EMU_SLICE;
     for (;;) {
         bool ran = false, all_done = true;
@@ -610,7 +640,8 @@ enum emu_cta_state emu_cta_run(struct emu_cta *cta, uint64_t budget)
             w->wait.kind = EMU_WAIT_NONE;
             uint64_t spent;
             /* Goes on to later warps; barrier stops and exits are dealt with there. */
-            int rc = warp_run(cta, &i, code, slice, budget, &spent);
+            int rc = L->obs ? warp_run_obs(cta, &i, code, slice, budget, &spent)
+                            : warp_run(cta, &i, code, slice, budget, &spent);
             ran = true;
             budget = budget > spent ? budget - spent : 0;
             if (rc == EMU_STOP_FAULT) return EMU_CTA_FAULT;

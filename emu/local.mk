@@ -26,4 +26,4 @@ libloomemu_la_LIBADD = libloomemu_v3.la
 endif
 
 # Optional deeper checks (initcheck, racecheck): shadow state outside the handlers.
-libloomemu_la_SOURCES += %D%/emu_check.c %D%/emu_check.h
+libloomemu_la_SOURCES += %D%/emu_check.c %D%/emu_check.h %D%/emu_obs.c %D%/emu_obs.h

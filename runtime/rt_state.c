@@ -1,5 +1,6 @@
 /* rt_state.c -- the runtime's process state: the Loom device created on first use from
  * LOOM_* environment variables, per-thread last errors, sticky faults, tracing, the exit summary. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <signal.h>
@@ -168,6 +169,15 @@ static void exit_hook(void)
     loom_synchronize(rt.dev);   /* finish asynchronous work and flush kernel printf */
     if (rt.stats)
         rt_stats_print();
+    const char *json = getenv("LOOM_STATS_JSON");
+    if (json && *json) {   /* (loom exec has made sure it can be written) */
+        char exe[4096];
+        ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+        exe[n > 0 ? n : 0] = 0;
+        FILE *f = fopen(json, "w");
+        if (!f || loom_stats_write_json(rt.dev, f, exe) != LOOM_OK || fclose(f) != 0)
+            fprintf(stderr, "loom: cannot write the statistics to '%s': %s\n", json, strerror(errno));
+    }
     if (rt.error_summary || rt.leak_check || rt.error_exitcode)
         error_summary();
 }
@@ -191,6 +201,8 @@ static void init_device(void)
     cfg.deterministic = env_flag("LOOM_DETERMINISTIC");
     cfg.no_check = env_flag("LOOM_NO_CHECK");
     cfg.stats = rt.stats = env_flag("LOOM_STATS");
+    const char *sj = getenv("LOOM_STATS_JSON");
+    if (sj && *sj) cfg.stats = cfg.counters = true;
     const char *dump = getenv("LOOM_DUMP_PTX");
     rt.dump_dir = dump && *dump ? dump : NULL;
     rt.leak_check = env_flag("LOOM_LEAK_CHECK");
@@ -487,6 +499,15 @@ static void stats_timeline(const struct loom_kernel_stats *s, void *data)
     loom_stats_print_simt(out, "loom:   ", s);
 }
 
+static void stats_counters(const struct loom_kernel_stats *s, void *data)
+{
+    if (!s->counted) return;
+    FILE *out = data;
+    char name[512];
+    fprintf(out, "loom: %s:\n", loom_demangle(s->kernel, name, sizeof name));
+    loom_stats_print_counters(out, "loom:   ", s, 8);
+}
+
 static void launch_one(const struct loom_launch_stats *s, void *data)
 {
     unsigned *n = data;
@@ -506,6 +527,7 @@ void rt_stats_print(void)
             "warp instrs", "SIMD eff", "divergent", "bar waits", "parks", "max res", "wake-ups", "occupancy");
     loom_stats_foreach(rt.dev, stats_one, stderr);
     loom_stats_foreach(rt.dev, stats_timeline, stderr);
+    loom_stats_foreach(rt.dev, stats_counters, stderr);
     const char *mode = getenv("LOOM_STATS");
     if (mode && strcmp(mode, "launches") == 0) {
         fprintf(stderr, "loom: %6s %-40s %14s %12s %8s %10s %10s %14s %8s\n", "launch", "kernel", "grid", "block",

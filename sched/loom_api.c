@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "emu/emu_check.h"
+#include "emu/emu_obs.h"
 #include "ptx/ptx_demangle.h"
 #include "sched/sched.h"
 
@@ -230,7 +231,8 @@ enum loom_status loom_device_create(const struct loom_device_config *cfg, struct
     if (getenv("LOOM_DETERMINISTIC") && strcmp(getenv("LOOM_DETERMINISTIC"), "0")) d->cfg.deterministic = true;
     if (env_flag("LOOM_STATS")) d->cfg.stats = true;
     if (getenv("LOOM_STATS") && strcmp(getenv("LOOM_STATS"), "launches") == 0) d->cfg.stats_launches = true;
-    if (d->cfg.stats_launches) d->cfg.stats = true;
+    if (getenv("LOOM_STATS") && strcmp(getenv("LOOM_STATS"), "counters") == 0) d->cfg.counters = true;
+    if (d->cfg.stats_launches || d->cfg.counters) d->cfg.stats = true;
     if (env_flag("LOOM_QUIET")) d->cfg.progress = false;
     const char *wd = getenv("LOOM_WATCHDOG");
     if (wd && *wd) {
@@ -307,8 +309,7 @@ static void free_stats(struct loom_device *dev)
     while (dev->stats) {
         struct sched_stats_entry *e = dev->stats;
         dev->stats = e->next;
-        free(e->kernel);
-        free(e);
+        sched_stats_entry_free(e);
     }
 }
 
@@ -529,6 +530,10 @@ enum loom_status loom_module_load_text(struct loom_device *dev, const char *text
     if (!m) { ptx_module_free(ir); ptx_diags_free(&dg); return fail(LOOM_ERR_OUT_OF_MEMORY, "out of host memory"); }
     m->dev = dev;
     m->ir = ir;
+    if (dev->cfg.counters && (m->text = malloc(len ? len : 1))) {   /* (lines of the per-line statistics) */
+        memcpy(m->text, text, len);
+        m->text_len = len;
+    }
     enum loom_status st = alloc_globals(m);
     if (st == LOOM_OK) {
         struct emu_symbols syms = { .ctx = m, .global_addr = module_global_addr };
@@ -586,6 +591,8 @@ void loom_module_unload(struct loom_module *mod)
     free(mod->global_addrs);
     emu_program_free(mod->prog);
     ptx_module_free(mod->ir);
+    free(mod->text);
+    free(mod->line_off);
     free(mod);
 }
 
@@ -1011,9 +1018,26 @@ static void record_stats(struct loom_device *dev, const struct sched_grid *g)
         struct sched_occupancy occ;
         unsigned threads = g->L.block[0] * g->L.block[1] * g->L.block[2];
         if (kernel_occupancy(k, threads, g->L.dyn_shared, &occ) == LOOM_OK) {
+            static const char *const limiter[] = {
+                [SCHED_LIMIT_WARPS] = "threads", [SCHED_LIMIT_REGISTERS] = "registers",
+                [SCHED_LIMIT_SHARED] = "shared", [SCHED_LIMIT_CTAS] = "cta_slots",
+                [SCHED_LIMIT_BARRIERS] = "barriers", [SCHED_LIMIT_BLOCK_SIZE] = "block_size",
+            };
             e->s.occupancy_ctas_per_sm = occ.ctas_per_sm;
             e->s.occupancy = occ.occupancy;
+            e->s.occupancy_by_threads = occ.by_warps;
+            e->s.occupancy_by_registers = occ.by_registers;
+            e->s.occupancy_by_shared = occ.by_shared;
+            e->s.occupancy_by_ctas = occ.by_ctas;
+            e->s.occupancy_by_barriers = occ.by_barriers;
+            e->s.occupancy_limiter = (unsigned)occ.limit < sizeof limiter / sizeof limiter[0] ? limiter[occ.limit] : "";
+            e->shared_block = (unsigned)occ.shared_per_cta;
         }
+        e->s.block_threads = threads;
+        struct loom_kernel_attrs at;
+        loom_kernel_attrs(k, &at);
+        e->s.registers_per_thread = at.num_regs;
+        sched_stats_count(dev, e, g);
     }
     pthread_mutex_unlock(&dev->lock);
 }
@@ -1086,6 +1110,10 @@ enum loom_status loom_launch(struct loom_device *dev, struct loom_kernel *k, con
         .nsm = (uint32_t)dev->props.multiprocessors, .nwarpid = (uint32_t)(dev->props.max_threads_per_sm / 32),
         .simt = dev->simt.kind == EMU_SIMT_PDOM ? NULL : &dev->simt,
     };
+    if (dev->cfg.counters && !(g->L.obs = emu_obs_create(k->mod->prog, (g->L.block[0] * g->L.block[1] * g->L.block[2] + 31) / 32))) {
+        free(g); free(op); free(params);
+        return fail(LOOM_ERR_OUT_OF_MEMORY, "out of host memory");
+    }
     pthread_mutex_lock(&dev->lock);
     g->L.gridid = ++dev->next_gridid;
     pthread_mutex_unlock(&dev->lock);

@@ -210,6 +210,10 @@ struct loom_module {
     const struct ptx_symbol **global_syms;
     uint64_t *global_addrs;
     struct loom_module *next;
+    char *text;                     /* the PTX, kept with counters on (per-line statistics) */
+    size_t text_len;
+    uint32_t *line_off;             /* offsets of its lines (built on first use), nlines + 1 */
+    uint32_t nlines;
 };
 
 struct sched_stats_entry {
@@ -218,7 +222,21 @@ struct sched_stats_entry {
     double longest;                 /* the launch whose timeline s holds */
     struct emu_simt_stats simt;     /* over its launches (s.simt is made of it) */
     struct sched_stats_entry *next;
+    /* Counters on (loom_stats.c): the lines (s.lines), and JSON fragments made at the
+     * kernel's first launch, while its module is loaded. */
+    struct loom_line_stats *lines;
+    unsigned nlines, lines_cap;
+    char *demangled, *ptx_path;
+    unsigned grid[3], block[3];
+    size_t dyn_shared;
+    unsigned regs, shared_block;
+    char *src_json, *cfg_json, *warps_json;
 };
+
+/* loom_stats.c: the counters' share of a finished grid's statistics (under dev->lock),
+ * and what an entry owns. */
+void sched_stats_count(struct loom_device *dev, struct sched_stats_entry *e, const struct sched_grid *g);
+void sched_stats_entry_free(struct sched_stats_entry *e);
 
 struct loom_device {
     struct loom_device_config cfg;

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "emu/emu_obs.h"
 #include "emu/emu_report.h"
 #include "include/loom/loom.h"
 #include "sched/sched.h"
@@ -46,6 +47,7 @@ double sched_now(void)
 static void grid_release(struct sched_grid *g)
 {
     if (atomic_fetch_sub(&g->refs, 1) != 1) return;
+    emu_obs_destroy(g->L.obs);
     free(g->params);
     free(g);
 }

@@ -14,6 +14,7 @@
 
 #include "emu/emu_check.h"
 #include "emu/emu_lanes.h"
+#include "emu/emu_obs.h"
 #include "emu/simt/steps.h"
 #include "include/loom/loom.h"
 #include "ptx/ptx_demangle.h"
@@ -314,6 +315,12 @@ static void setup(struct emu_steps *s, struct emu_warp *w, uint32_t pc, emu_mask
     w->pc = pc + 1;
     w->chain_left = 0;                      /* (a uniform branch never chains on) */
     w->n_inst++;
+    if (w->cta->obs_pc) {                   /* the counters observer (emu_obs.h) */
+        const struct emu_inst *in = &s->code[pc];
+        emu_mask m = g;
+        if (in->guard != EMU_NOGUARD) m &= in->guard_neg ? ~w->pred[in->guard] : w->pred[in->guard];
+        emu_obs_issue(w, pc, g, m);
+    }
 }
 
 /* Lane l's pc once a handler has run: the current path's when it is active, else
@@ -410,6 +417,7 @@ static int run_group(struct emu_steps *s, struct emu_warp *w, struct steps_warp 
 {
     const struct emu_inst *in = &s->code[pc];
     setup(s, w, pc, g);
+    uint64_t n1 = w->n_inst, d1 = s->st.diverge;
     int rc = EMU_CONTINUE;
     if (m || in->flow) rc = m ? in->fn(w, in, m) : EMU_CONTINUE;
     if (rc == EMU_STOP_FAULT) {
@@ -417,6 +425,10 @@ static int run_group(struct emu_steps *s, struct emu_warp *w, struct steps_warp 
         return rc;
     }
     read_back(s, w, sw, in, g);
+    if (w->cta->obs_pc) {
+        uint64_t extra = w->n_inst - n1;    /* (a handler fused with the setp and bra after it) */
+        emu_obs_done(w, pc, g, extra <= 2 ? extra : 0, s->st.diverge != d1, false);
+    }
     if (rc == EMU_STOP_YIELD) s->left = 0;  /* polling or asleep: the next warp's turn */
     if (rc == EMU_STOP_YIELD && s->cfg->kind == EMU_SIMT_ITS) {
         sw->sleeping |= g & sw->run;
@@ -475,6 +487,7 @@ static int at_barrier(struct emu_steps *s, struct emu_warp *w, struct steps_warp
     step_over(sw, all);
     if (rc == EMU_STOP_BARRIER) {
         w->n_barrier++;
+        if (w->cta->obs_pc) emu_obs_barrier(w, at);
         emu_barrier_try_release(w->cta, w->wait.barrier);
         sw->bar_arrived = true;            /* (steps_ready lets them go once released) */
     } else {

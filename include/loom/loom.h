@@ -84,6 +84,9 @@ struct loom_device_config {
     bool stats_launches;         /* with stats: keep a record per launch too (LOOM_STATS=launches) */
     const char *simt;            /* SIMT policy, NAME[:KEY=VALUE,...] (pdom, its, frontier, dwf, sbi,
                                   * swi, sbi+swi; docs/SIMT.md); NULL = LOOM_SIMT, else pdom */
+    bool counters;               /* with stats: counters per PTX line and memory requests (bank
+                                  * conflicts, sectors, local traffic); every instruction is then
+                                  * observed, which is slower (docs/OBSERVE.md; LOOM_STATS=counters) */
 };
 
 /* Properties of the emulated GPU, as the CUDA runtime reports them. */
@@ -365,6 +368,39 @@ struct loom_simt_stats {
     uint64_t coissued;              /* sbi/swi: slots that issued a second group */
 };
 
+/* Memory requests (counters on): a request is one warp instruction with at least one
+ * lane accessing the space; shared memory takes wavefronts (passes through its 32 banks
+ * of 4 bytes), of which the conflicts are those beyond the fewest possible; global memory
+ * moves 32-byte sectors of 128-byte lines (docs/OBSERVE.md has the rules). */
+struct loom_mem_stats {
+    uint64_t shared_ld_requests, shared_ld_wavefronts, shared_ld_conflicts;
+    uint64_t shared_st_requests, shared_st_wavefronts, shared_st_conflicts;
+    uint64_t shared_atom_requests;
+    uint64_t global_ld_requests, global_ld_sectors, global_ld_lines;
+    uint64_t global_st_requests, global_st_sectors, global_st_lines;
+    uint64_t global_atom_requests, global_atom_sectors;
+    uint64_t local_ld_requests, local_ld_bytes, local_st_requests, local_st_bytes;
+};
+/* What a line's memory instruction is (loom_line_stats.mem). */
+enum loom_line_mem {
+    LOOM_MEM_NONE, LOOM_MEM_SHARED_LD, LOOM_MEM_SHARED_ST, LOOM_MEM_SHARED_ATOM,
+    LOOM_MEM_GLOBAL_LD, LOOM_MEM_GLOBAL_ST, LOOM_MEM_GLOBAL_ATOM, LOOM_MEM_LOCAL_LD, LOOM_MEM_LOCAL_ST,
+    LOOM_MEM_OTHER,              /* generic addresses in several spaces, parameters, constants */
+};
+/* One PTX line of a kernel (or of a function it calls), counters on. */
+struct loom_line_stats {
+    unsigned line;                  /* in the PTX text */
+    unsigned cu_file, cu_line;      /* from .loc, 0 when none */
+    const char *text;               /* the PTX line, trimmed */
+    uint64_t exec;                  /* warp instructions issued */
+    uint64_t threads;               /* active lanes summed (SIMD efficiency: threads / (32 exec)) */
+    uint64_t predicated_off;        /* active lanes whose guard was false */
+    uint64_t divergent;             /* issues of a branch here that split the warp */
+    uint64_t barrier_waits;         /* warps that stopped at a barrier here */
+    enum loom_line_mem mem;
+    uint64_t requests, sectors, lines128, wavefronts, bank_conflicts, bytes;
+};
+
 struct loom_kernel_stats {
     const char *kernel;
     uint64_t launches;
@@ -391,6 +427,16 @@ struct loom_kernel_stats {
     float timeline_resident[LOOM_TIMELINE_BINS], timeline_running[LOOM_TIMELINE_BINS];
     const char *simt_policy;        /* the device's SIMT policy, spelled out with its options */
     struct loom_simt_stats simt;    /* over every launch (max_depth: the deepest) */
+    /* Occupancy of the last launch: CTAs per SM that each resource allows, and which binds. */
+    unsigned occupancy_by_threads, occupancy_by_registers, occupancy_by_shared, occupancy_by_ctas,
+        occupancy_by_barriers;      /* UINT_MAX: no limit */
+    const char *occupancy_limiter;  /* "threads", "registers", "shared", "cta_slots", "barriers" */
+    unsigned block_threads, registers_per_thread;
+    /* With counters (loom_device_config.counters): */
+    bool counted;
+    struct loom_mem_stats mem;
+    unsigned nlines;
+    const struct loom_line_stats *lines;    /* in line order */
 };
 /* One launch, with stats_launches (loom_device_config), in the order launches completed. */
 struct loom_launch_stats {
@@ -413,6 +459,12 @@ void loom_stats_foreach(struct loom_device *dev, void (*fn)(const struct loom_ke
  * pairs to fit), then how busy the workers were. Nothing when the launch was too short
  * to sample. */
 void loom_stats_print_timeline(FILE *out, const char *prefix, const struct loom_kernel_stats *s);
+/* Writes every kernel's statistics as one JSON document (schema "loom-stats/1",
+ * docs/OBSERVE.md): program names the program run. LOOM_ERR_IO when writing fails. */
+enum loom_status loom_stats_write_json(struct loom_device *dev, FILE *out, const char *program);
+/* Writes s's memory counters and its hottest lines as text (counters on), each line
+ * starting with prefix; at most max_lines lines (0: none). */
+void loom_stats_print_counters(FILE *out, const char *prefix, const struct loom_kernel_stats *s, unsigned max_lines);
 /* Writes s's SIMT issue statistics as text (docs/SIMT.md), each line starting with prefix. */
 void loom_stats_print_simt(FILE *out, const char *prefix, const struct loom_kernel_stats *s);
 

@@ -1,0 +1,233 @@
+/* emu_obs.c -- the counters observer (emu_obs.h): what each issue costs in memory
+ * requests, by the rules the hardware counts them with (docs/OBSERVE.md):
+ *   shared memory: 32 banks of 4 bytes; a request takes as many wavefronts as the
+ *     most distinct 4-byte words any bank must deliver (lanes reading one word share
+ *     it); accesses wider than 4 bytes go in phases of 128 bytes (16 lanes of 8 bytes,
+ *     8 lanes of 16), each phase at least one wavefront;
+ *   global memory: the distinct 32-byte sectors and 128-byte lines a request touches;
+ *   local memory: bytes moved. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu/emu_internal.h"
+#include "emu/emu_obs.h"
+
+static struct emu_obs_desc describe(const struct emu_program *p, uint32_t pc)
+{
+    struct emu_obs_desc d = { 0 };
+    const struct emu_loc *loc = &p->locs[pc];
+    const struct ptx_instr *pi = loc->ir;
+    if (!loc->main || !pi) return d;
+    switch (pi->op) {
+    case PTX_OP_LD: case PTX_OP_LDU: d.mem = EMU_OBS_LD; break;
+    case PTX_OP_ST: d.mem = EMU_OBS_ST; break;
+    case PTX_OP_ATOM: case PTX_OP_RED: d.mem = EMU_OBS_ATOM; break;
+    default: return d;
+    }
+    const struct emu_inst *in = &p->code[pc];
+    d.space = in->space;
+    if (d.space == PTX_SPACE_PARAM || d.space == PTX_SPACE_CONST) d.mem = EMU_OBS_NONE;
+    unsigned t = pi->ntypes ? ptx_type_size(pi->types[pi->ntypes - 1]) : 4;
+    if (pi->op == PTX_OP_ATOM || pi->op == PTX_OP_RED) t = pi->ntypes ? ptx_type_size(pi->types[0]) : 4;
+    unsigned n = t * (pi->vec ? pi->vec : 1);
+    d.size = (uint8_t)(n > 255 ? 255 : n ? n : 1);
+    return d;
+}
+
+struct emu_obs *emu_obs_create(const struct emu_program *p, uint32_t nwarps)
+{
+    struct emu_obs *o = calloc(1, sizeof *o);
+    if (!o) return NULL;
+    o->prog = p;
+    o->ncode = p->ncode;
+    o->trace_warps = nwarps < EMU_OBS_TRACE_WARPS ? nwarps : EMU_OBS_TRACE_WARPS;
+    o->desc = calloc(p->ncode ? p->ncode : 1, sizeof *o->desc);
+    o->slots = calloc((size_t)EMU_OBS_TRACE_WARPS * EMU_OBS_TRACE_SLOTS, sizeof *o->slots);
+    pthread_mutex_init(&o->lock, NULL);
+    if (!o->desc || !o->slots) { emu_obs_destroy(o); return NULL; }
+    for (uint32_t pc = 0; pc < p->ncode; pc++) o->desc[pc] = describe(p, pc);
+    return o;
+}
+
+void emu_obs_destroy(struct emu_obs *o)
+{
+    if (!o) return;
+    for (uint32_t i = 0; i < o->nctxs; i++) free(o->ctxs[i]);
+    free(o->ctxs);
+    free(o->desc);
+    free(o->slots);
+    pthread_mutex_destroy(&o->lock);
+    free(o);
+}
+
+struct emu_obs_pc *emu_obs_attach(struct emu_obs *o)
+{
+    struct emu_obs_pc *c = calloc(o->ncode ? o->ncode : 1, sizeof *c);
+    if (!c) return NULL;
+    pthread_mutex_lock(&o->lock);
+    if (o->nctxs == o->ctxs_cap) {
+        uint32_t cap = o->ctxs_cap ? 2 * o->ctxs_cap : 16;
+        struct emu_obs_pc **n = realloc(o->ctxs, cap * sizeof *n);
+        if (!n) { pthread_mutex_unlock(&o->lock); free(c); return NULL; }
+        o->ctxs = n;
+        o->ctxs_cap = cap;
+    }
+    o->ctxs[o->nctxs++] = c;
+    pthread_mutex_unlock(&o->lock);
+    return c;
+}
+
+void emu_obs_sum(const struct emu_obs *o, struct emu_obs_pc *out)
+{
+    memset(out, 0, (size_t)o->ncode * sizeof *out);
+    for (uint32_t i = 0; i < o->nctxs; i++)
+        for (uint32_t pc = 0; pc < o->ncode; pc++) {
+            const struct emu_obs_pc *c = &o->ctxs[i][pc];
+            struct emu_obs_pc *t = &out[pc];
+            t->exec += c->exec; t->threads += c->threads; t->off += c->off;
+            t->divergent += c->divergent; t->barrier_waits += c->barrier_waits;
+            t->requests += c->requests; t->sectors += c->sectors; t->lines += c->lines;
+            t->wavefronts += c->wavefronts; t->conflicts += c->conflicts; t->bytes += c->bytes;
+            t->seen |= c->seen;
+        }
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Distinct values among v[0..n-1] (sorted in place). */
+static uint32_t distinct(uint64_t *v, uint32_t n)
+{
+    if (!n) return 0;
+    qsort(v, n, sizeof *v, cmp_u64);
+    uint32_t d = 1;
+    for (uint32_t i = 1; i < n; i++) d += v[i] != v[i - 1];
+    return d;
+}
+
+uint32_t emu_obs_blocks(const uint64_t *addr, emu_mask m, unsigned size, unsigned shift)
+{
+    uint64_t v[2 * EMU_WARP_SIZE];
+    uint32_t n = 0;
+    for (emu_mask k = m; k; k &= k - 1) {
+        unsigned l = (unsigned)__builtin_ctz(k);
+        uint64_t lo = addr[l] >> shift, hi = (addr[l] + (size ? size : 1) - 1) >> shift;
+        v[n++] = lo;
+        if (hi != lo) v[n++] = hi;      /* (an unaligned access; at most 16 bytes) */
+    }
+    return distinct(v, n);
+}
+
+uint32_t emu_obs_wavefronts(const uint64_t *off, emu_mask m, unsigned size, uint32_t *ideal)
+{
+    unsigned words = size > 4 ? (size + 3) / 4 : 1;
+    unsigned per_phase = size > 4 ? 128 / (4 * words) : EMU_WARP_SIZE;   /* lanes in one 128-byte phase */
+    if (per_phase == 0) per_phase = 1;
+    uint32_t wf = 0, phases = 0;
+    for (unsigned p0 = 0; p0 < EMU_WARP_SIZE; p0 += per_phase) {
+        emu_mask pm = m & (per_phase >= 32 ? ~0u : (((1u << per_phase) - 1) << p0));
+        if (!pm) continue;
+        phases++;
+        /* Distinct words per bank: sort the words, count each bank's distinct ones. */
+        uint64_t v[4 * EMU_WARP_SIZE];
+        uint32_t n = 0;
+        for (emu_mask k = pm; k; k &= k - 1) {
+            unsigned l = (unsigned)__builtin_ctz(k);
+            for (unsigned j = 0; j < words; j++) v[n++] = (off[l] >> 2) + j;
+        }
+        qsort(v, n, sizeof *v, cmp_u64);
+        uint32_t per_bank[32] = { 0 }, most = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            if (i && v[i] == v[i - 1]) continue;
+            uint32_t b = (uint32_t)(v[i] & 31);
+            if (++per_bank[b] > most) most = per_bank[b];
+        }
+        wf += most;
+    }
+    *ideal = phases;
+    return wf;
+}
+
+/* The lanes' addresses of a memory instruction: its address row plus offset. */
+static void lane_addrs(const struct emu_warp *w, const struct emu_inst *in, emu_mask m, uint64_t *addr)
+{
+    for (emu_mask k = m; k; k &= k - 1) {
+        unsigned l = (unsigned)__builtin_ctz(k);
+        uint64_t base = in->addr32 ? w->r32[in->a][l] : w->r64[in->a][l];
+        addr[l] = base + (uint64_t)in->imm;
+    }
+}
+
+/* The space a generic address falls in (emu_mem.c's classify, for counting only). */
+static enum ptx_space generic_space(const struct emu_warp *w, uint64_t addr)
+{
+    const struct emu_cta *cta = w->cta;
+    if (addr - (uint64_t)(uintptr_t)cta->shared < cta->shared_size) return PTX_SPACE_SHARED;
+    if (addr - (uint64_t)(uintptr_t)w->local < w->local_stride * EMU_WARP_SIZE) return PTX_SPACE_LOCAL;
+    if (addr - (uint64_t)(uintptr_t)cta->launch->params < cta->launch->params_size) return PTX_SPACE_PARAM;
+    return PTX_SPACE_GLOBAL;
+}
+
+static void count_mem(struct emu_warp *w, const struct emu_inst *in, const struct emu_obs_desc *d, emu_mask m,
+                      struct emu_obs_pc *c)
+{
+    uint64_t addr[EMU_WARP_SIZE];
+    lane_addrs(w, in, m, addr);
+    enum ptx_space sp = (enum ptx_space)d->space;
+    if (sp == PTX_SPACE_NONE || sp == PTX_SPACE_GENERIC) {
+        sp = generic_space(w, addr[__builtin_ctz(m)]);
+        if (sp == PTX_SPACE_SHARED)
+            for (emu_mask k = m; k; k &= k - 1) addr[__builtin_ctz(k)] -= (uint64_t)(uintptr_t)w->cta->shared;
+    }
+    c->seen |= 1u << sp;
+    switch (sp) {
+    case PTX_SPACE_SHARED: case PTX_SPACE_SHARED_CLUSTER: {
+        uint32_t ideal, wf = emu_obs_wavefronts(addr, m, d->size, &ideal);
+        c->requests++;
+        c->wavefronts += wf;
+        c->conflicts += wf - ideal;
+        break;
+    }
+    case PTX_SPACE_LOCAL:
+        c->requests++;
+        c->bytes += (uint64_t)__builtin_popcount(m) * d->size;
+        break;
+    case PTX_SPACE_GLOBAL:
+        c->requests++;
+        c->sectors += emu_obs_blocks(addr, m, d->size, 5);
+        c->lines += emu_obs_blocks(addr, m, d->size, 7);
+        break;
+    default: break;     /* parameters, constants: not counted */
+    }
+}
+
+void emu_obs_issue(struct emu_warp *w, uint32_t pc, emu_mask active, emu_mask m)
+{
+    struct emu_cta *cta = w->cta;
+    const struct emu_obs *o = cta->launch->obs;
+    struct emu_obs_pc *c = &cta->obs_pc[pc];
+    c->exec++;
+    c->threads += (uint64_t)__builtin_popcount(active);
+    c->off += (uint64_t)__builtin_popcount(active & ~m);
+    const struct emu_obs_desc *d = &o->desc[pc];
+    if (d->mem && m) count_mem(w, &o->prog->code[pc], d, m, c);
+    if (cta->obs_trace) emu_obs_record(w, pc, active);
+}
+
+void emu_obs_record(struct emu_warp *w, uint32_t pc, emu_mask active)
+{
+    struct emu_obs *o = w->cta->launch->obs;        /* (only CTA (0,0,0)'s context writes these) */
+    if (w->id >= o->trace_warps) return;
+    uint32_t n = o->nslots[w->id];
+    if (n < EMU_OBS_TRACE_SLOTS) {
+        o->slots[(size_t)w->id * EMU_OBS_TRACE_SLOTS + n] = (struct emu_obs_slot){ pc, active };
+        o->nslots[w->id] = n + 1;
+    } else {
+        o->truncated[w->id] = true;
+    }
+}
