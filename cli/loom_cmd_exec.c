@@ -32,7 +32,7 @@
 
 static void usage(FILE *out)
 {
-    fputs("usage: loom exec [--workers N] [--stats] [--deterministic] [--no-check]\n"
+    fputs("usage: loom exec [--workers N] [--stats[=brief|=launches|=json FILE]] [--deterministic] [--no-check]\n"
           "                 [--initcheck] [--racecheck] [--device PRESET] [--timeout S] [--simt POLICY]\n"
           "                 PROGRAM [ARGS...]\n"
           "(loom help exec describes the options)\n", out);
@@ -286,11 +286,28 @@ int loom_cmd_exec(int argc, char **argv)
             usage(stdout);
             return 0;
         }
-        if (strcmp(a, "--stats") == 0 || strcmp(a, "--stats=launches") == 0) {
-            if (set_env("LOOM_STATS", a[7] ? "launches" : "1"))
+        if (strcmp(a, "--stats") == 0 || strcmp(a, "--stats=launches") == 0 || strcmp(a, "--stats=brief") == 0) {
+            /* --stats: totals and per-line counters; =brief: totals only; =launches: and
+             * a line per launch */
+            if (set_env("LOOM_STATS", !a[7] ? "counters" : a[8] == 'l' ? "launches" : "1"))
+                return 2;
+        } else if (strcmp(a, "--stats=json") == 0) {
+            /* The file is made now: a path that cannot be written stops here. */
+            if (i + 1 >= argc || !*argv[i + 1]) {
+                fprintf(stderr, "loom exec: --stats=json needs a file name\n");
+                return 2;
+            }
+            const char *path = argv[++i];
+            FILE *f = fopen(path, "w");
+            char abs[PATH_MAX];
+            if (!f || fclose(f) != 0 || !realpath(path, abs)) {
+                fprintf(stderr, "loom exec: cannot write the statistics to '%s': %s\n", path, strerror(errno));
+                return 2;
+            }
+            if (set_env("LOOM_STATS_JSON", abs))
                 return 2;
         } else if (strncmp(a, "--stats=", 8) == 0) {
-            fprintf(stderr, "loom exec: --stats takes no value or =launches, not '%s'\n", a + 8);
+            fprintf(stderr, "loom exec: --stats takes no value, =brief, =launches or =json FILE, not '%s'\n", a + 8);
             return 2;
         } else if (strcmp(a, "--deterministic") == 0) {
             if (set_env("LOOM_DETERMINISTIC", "1"))

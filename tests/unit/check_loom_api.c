@@ -5,6 +5,7 @@
 
 #include <check.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "loom/loom.h"
@@ -284,6 +285,100 @@ START_TEST(test_simt_policy_errors)
 }
 END_TEST
 
+/* Counters (issue 17): one warp's shared accesses at strides 1, 2 and 32 words, a
+ * broadcast, 64-bit words, and global loads coalesced, offset by one element and
+ * strided; every count derived by hand in the comments. */
+static const char mem_ptx[] =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry mem(.param .u64 p)\n{\n .reg .pred %p<2>;\n .reg .b32 %r<12>;\n .reg .b64 %rd<12>;\n"
+    " .shared .align 8 .b8 sm[8192];\n"
+    " ld.param.u64 %rd1, [p];\n mov.u32 %r1, %tid.x;\n mov.u32 %r2, sm;\n"
+    " shl.b32 %r3, %r1, 2;\n add.u32 %r4, %r2, %r3;\n st.shared.u32 [%r4], %r1;\n"        /* stride 1: 1 wavefront */
+    " shl.b32 %r5, %r1, 3;\n add.u32 %r6, %r2, %r5;\n st.shared.u32 [%r6], %r1;\n"        /* stride 2: 2, 1 conflict */
+    " shl.b32 %r7, %r1, 7;\n add.u32 %r8, %r2, %r7;\n st.shared.u32 [%r8], %r1;\n"        /* stride 32: 32, 31 conflicts */
+    " ld.shared.u32 %r9, [%r2];\n"                                                        /* broadcast: 1 */
+    " add.u32 %r10, %r2, %r5;\n ld.shared.u64 %rd2, [%r10];\n"                              /* 8-byte words: 2 phases of 1 */
+    " mul.wide.u32 %rd3, %r1, 4;\n add.s64 %rd4, %rd1, %rd3;\n ld.global.u32 %r11, [%rd4];\n"  /* 4 sectors, 1 line */
+    " ld.global.u32 %r11, [%rd4+4];\n"                                                    /* 5 sectors, 2 lines */
+    " mul.wide.u32 %rd5, %r1, 128;\n add.s64 %rd6, %rd1, %rd5;\n ld.global.u32 %r11, [%rd6];\n" /* 32 sectors, 32 lines */
+    " setp.lt.u32 %p1, %r1, 8;\n @%p1 bra SKIP;\n st.global.u32 [%rd4], %r9;\n"          /* lanes 8..31: 3 sectors, 1 line */
+    "SKIP:\n bar.sync 0;\n ret;\n}\n";
+
+static const struct loom_line_stats *line_with(const struct loom_kernel_stats *s, const char *text, unsigned nth)
+{
+    for (unsigned i = 0; i < s->nlines; i++)
+        if (strstr(s->lines[i].text, text) && nth-- == 0) return &s->lines[i];
+    ck_abort_msg("no line with '%s'", text);
+    return NULL;
+}
+
+static void check_mem_counters(const struct loom_kernel_stats *s, void *data)
+{
+    (void)data;
+    ck_assert(s->counted);
+    ck_assert_uint_eq(s->mem.shared_st_requests, 3);
+    ck_assert_uint_eq(s->mem.shared_st_wavefronts, 1 + 2 + 32);
+    ck_assert_uint_eq(s->mem.shared_st_conflicts, 0 + 1 + 31);
+    ck_assert_uint_eq(s->mem.shared_ld_requests, 2);
+    ck_assert_uint_eq(s->mem.shared_ld_wavefronts, 1 + 2);
+    ck_assert_uint_eq(s->mem.shared_ld_conflicts, 0);
+    ck_assert_uint_eq(s->mem.global_ld_requests, 3);
+    ck_assert_uint_eq(s->mem.global_ld_sectors, 4 + 5 + 32);
+    ck_assert_uint_eq(s->mem.global_ld_lines, 1 + 2 + 32);
+    ck_assert_uint_eq(s->mem.global_st_requests, 1);
+    ck_assert_uint_eq(s->mem.global_st_sectors, 3);
+    ck_assert_uint_eq(s->mem.global_st_lines, 1);
+    const struct loom_line_stats *l = line_with(s, "st.shared.u32 [%r8]", 0);
+    ck_assert_int_eq(l->mem, LOOM_MEM_SHARED_ST);
+    ck_assert_uint_eq(l->bank_conflicts, 31);
+    l = line_with(s, "ld.global.u32 %r11, [%rd4+4]", 0);
+    ck_assert_uint_eq(l->sectors, 5);
+    ck_assert_uint_eq(l->lines128, 2);
+    l = line_with(s, "@%p1 bra SKIP", 0);
+    ck_assert_uint_eq(l->exec, 1);
+    ck_assert_uint_eq(l->divergent, 1);
+    l = line_with(s, "st.global.u32", 0);
+    ck_assert_uint_eq(l->exec, 1);
+    ck_assert_uint_eq(l->threads, 24);
+    l = line_with(s, "bar.sync", 0);
+    ck_assert_uint_eq(l->barrier_waits, 1);
+    ck_assert_uint_eq(l->threads, 32);
+    ck_assert_str_eq(s->occupancy_limiter, "shared");     /* (8 + 1 reserved) KiB a CTA: 25 in 228 KiB */
+    ck_assert_uint_eq(s->occupancy_ctas_per_sm, 25);
+}
+
+START_TEST(test_counters)
+{
+    static const char *const policies[] = { NULL, "frontier", "dwf" };
+    for (unsigned p = 0; p < 3; p++) {
+        struct loom_device_config cfg = { .workers = 1, .stats = true, .counters = true, .simt = policies[p] };
+        struct loom_device *dev = NULL;
+        ck_assert_int_eq(loom_device_create(&cfg, &dev), LOOM_OK);
+        struct loom_module *mod;
+        struct loom_kernel *k;
+        uint64_t buf;
+        ck_assert_int_eq(loom_module_load_text(dev, mem_ptx, sizeof mem_ptx - 1, "mem.ptx", &mod), LOOM_OK);
+        ck_assert_int_eq(loom_module_get_kernel(mod, "mem", &k), LOOM_OK);
+        ck_assert_int_eq(loom_malloc(dev, 32 * 128 + 8, &buf), LOOM_OK);
+        ck_assert_int_eq(loom_memset(dev, buf, 0, 32 * 128 + 8), LOOM_OK);
+        struct loom_launch_config one = { .grid = { 1, 1, 1 }, .block = { 32, 1, 1 } };
+        void *args[] = { &buf };
+        ck_assert_int_eq(loom_launch(dev, k, &one, args), LOOM_OK);
+        ck_assert_int_eq(loom_synchronize(dev), LOOM_OK);
+        loom_stats_foreach(dev, check_mem_counters, NULL);
+        char *doc = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&doc, &len);
+        ck_assert_int_eq(loom_stats_write_json(dev, f, "mem.ptx"), LOOM_OK);
+        fclose(f);
+        ck_assert_ptr_nonnull(strstr(doc, "\"schema\": \"loom-stats/1\""));
+        ck_assert_ptr_nonnull(strstr(doc, "\"ld_bank_conflicts\": 0, \"st_requests\": 3, \"st_wavefronts\": 35"));
+        free(doc);
+        loom_device_destroy(dev);
+    }
+}
+END_TEST
+
 Suite *loom_api_suite(void);
 
 Suite *loom_api_suite(void)
@@ -297,6 +392,7 @@ Suite *loom_api_suite(void)
     TCase *simt = tcase_create("SIMT policies");
     tcase_add_test(simt, test_simt_stats);
     tcase_add_test(simt, test_simt_policy_errors);
+    tcase_add_test(simt, test_counters);
     suite_add_tcase(s, simt);
     tc = tcase_create("limits and reports");
     tcase_add_test(tc, test_limits);
