@@ -127,6 +127,8 @@ struct run_opts {
     bool stats, no_check, deterministic, verbose, cooperative, initcheck, racecheck, quiet;
     bool counters;                      /* --stats, --stats=json: per-line and memory counters */
     const char *stats_json;             /* --stats=json FILE */
+    char *policies[8];                  /* --simt a,b,...: each run in turn */
+    unsigned npolicies;
     struct run_arg *args;
     unsigned nargs;
 };
@@ -522,6 +524,39 @@ static const char *opt_value(int argc, char **argv, int *i, const char *eq)
     return argv[++*i];
 }
 
+/* --simt a[:k=v,...],b,...: a policy's options are KEY=VALUE items, so an item without
+ * '=' starts the next policy. Each is checked. */
+static bool split_policies(struct run_opts *o, const char *spec)
+{
+    const char *p = spec;
+    while (*p) {
+        const char *end = p;
+        for (;;) {                             /* to the next item without '=' */
+            const char *c = strchr(end, ',');
+            if (!c) { end += strlen(end); break; }
+            const char *next = c + 1, *nc = strchr(next, ',');
+            size_t len = nc ? (size_t)(nc - next) : strlen(next);
+            if (!memchr(next, '=', len)) { end = c; break; }
+            end = nc ? nc : next + len;
+            if (!nc) break;
+        }
+        if (o->npolicies == sizeof o->policies / sizeof o->policies[0]) {
+            run_error("--simt: at most %zu policies", sizeof o->policies / sizeof o->policies[0]);
+            return false;
+        }
+        char *one = strndup(p, (size_t)(end - p));
+        char why[256];
+        if (!one || !*one || loom_simt_check(one, why, sizeof why) != LOOM_OK) {
+            run_error("%s", one && *one ? why : "--simt: an empty policy name");
+            free(one);
+            return false;
+        }
+        o->policies[o->npolicies++] = one;
+        p = *end ? end + 1 : end;
+    }
+    return o->npolicies > 0;
+}
+
 static bool once(bool *seen, const char *opt)
 {
     if (*seen) {
@@ -661,12 +696,9 @@ static int parse_options(int argc, char **argv, struct run_opts *o)
         } else if (!strcmp(name, "--simt")) {
             if (!once(&o->have_simt, name) || !(v = opt_value(argc, argv, &i, eq)))
                 return RUN_USAGE_ERROR;
-            char why[256];
-            if (loom_simt_check(v, why, sizeof why) != LOOM_OK) {
-                run_error("%s", why);
-                return RUN_USAGE_ERROR;
-            }
             o->simt = v;
+            if (!split_policies(o, v))
+                return RUN_USAGE_ERROR;
         } else {
             run_error("unknown option '%s' (see 'loom help run')", arg);
             return RUN_USAGE_ERROR;
@@ -960,25 +992,17 @@ static double run_now(void)
 }
 
 /* Loads the module, checks everything against the kernel, runs it and writes the outputs. */
-static int run(struct run_opts *o)
+static int run_one(struct run_opts *o, const char *simt, unsigned nth, FILE *json)
 {
     struct loom_device_config cfg = {
         .workers = o->workers, .preset = o->device, .deterministic = o->deterministic,
         .no_check = o->no_check, .stats = o->stats, .counters = o->counters, .timeout_s = o->timeout,
         .initcheck = o->initcheck, .racecheck = o->racecheck,
         .progress = !o->quiet && isatty(STDERR_FILENO),
-        .watchdog_s = o->have_watchdog ? o->watchdog : 60, .simt = o->simt,
+        .watchdog_s = o->have_watchdog ? o->watchdog : 60, .simt = simt,
     };
-    /* The statistics' file is opened before anything runs: a path that cannot be
-     * written stops here, not after the kernel. */
-    FILE *json = NULL;
-    if (o->stats_json && !(json = fopen(o->stats_json, "w"))) {
-        run_error("cannot write the statistics to '%s': %s", o->stats_json, strerror(errno));
-        return RUN_USAGE_ERROR;
-    }
     struct loom_device *dev = NULL;
     if (loom_device_create(&cfg, &dev) != LOOM_OK) {
-        if (json) fclose(json);
         run_error("%s%s", loom_device_error(NULL), o->device ? " (see 'loom info --presets')" : "");
         return RUN_USAGE_ERROR;
     }
@@ -1084,17 +1108,53 @@ static int run(struct run_opts *o)
     for (unsigned i = 0; i < np; i++)
         if (o->args[i].out_path && !write_output(&o->args[i]))
             rc = RUN_KERNEL_ERROR;
-    if (o->stats && !o->stats_json)
+    if (o->stats && !o->stats_json) {
+        if (o->npolicies > 1) fprintf(stderr, "loom run: stats: under --simt %s:\n", simt);
         loom_stats_foreach(dev, print_stats, NULL);
+    }
 out:
-    /* Statistics of what ran, even when the kernel failed. */
-    if (json && (loom_stats_write_json(dev, json, o->file) != LOOM_OK) + (fclose(json) != 0)) {
-        run_error("cannot write the statistics to '%s': %s", o->stats_json, strerror(errno));
-        if (rc == 0) rc = RUN_KERNEL_ERROR;
+    /* Statistics of what ran, even when the kernel failed: this device's run. */
+    if (json) {
+        if (nth == 0) {
+            struct loom_device_props pr;
+            loom_device_props(dev, &pr);
+            loom_stats_json_begin(json, o->file, pr.name, o->simt ? o->simt : "pdom");
+        } else {
+            fputs(",\n", json);
+        }
+        loom_stats_write_json_run(dev, json);
     }
     free(params);
     loom_device_destroy(dev);   /* frees the buffers and the module; flushes kernel output */
     fflush(stdout);
+    return rc;
+}
+
+/* Runs the kernel once under each SIMT policy given (--simt a,b,...: a fresh device
+ * each time), and writes the statistics' JSON with a run per policy. */
+static int run(struct run_opts *o)
+{
+    /* The statistics' file is opened before anything runs: a path that cannot be
+     * written stops here, not after the kernel. */
+    FILE *json = NULL;
+    if (o->stats_json && !(json = fopen(o->stats_json, "w"))) {
+        run_error("cannot write the statistics to '%s': %s", o->stats_json, strerror(errno));
+        return RUN_USAGE_ERROR;
+    }
+    int rc = 0;
+    unsigned n = o->npolicies ? o->npolicies : 1;
+    for (unsigned k = 0; k < n; k++) {
+        int r = run_one(o, o->npolicies ? o->policies[k] : NULL, k, json);
+        if (r && !rc) rc = r;
+        if (r == RUN_USAGE_ERROR || r == RUN_INTERRUPTED) break;
+    }
+    if (json) {
+        fputs("\n ]\n}\n", json);
+        if ((ferror(json) != 0) + (fclose(json) != 0)) {
+            run_error("cannot write the statistics to '%s': %s", o->stats_json, strerror(errno));
+            if (rc == 0) rc = RUN_KERNEL_ERROR;
+        }
+    }
     return rc;
 }
 
@@ -1114,6 +1174,7 @@ static void run_opts_free(struct run_opts *o)
     for (unsigned i = 0; o->args && i < o->nargs; i++)
         free((char *)o->args[i].in_path);
     free(o->args);
+    for (unsigned k = 0; k < o->npolicies; k++) free(o->policies[k]);
 }
 
 int loom_cmd_run_parse(int argc, char **argv)

@@ -402,17 +402,11 @@ static void write_kernel(FILE *f, const struct sched_stats_entry *e, const struc
     fputs("}", f);
 }
 
-enum loom_status loom_stats_write_json(struct loom_device *dev, FILE *out, const char *program)
+enum loom_status loom_stats_write_json_run(struct loom_device *dev, FILE *out)
 {
     if (!dev || !out) return LOOM_ERR_INVALID_VALUE;
     pthread_mutex_lock(&dev->lock);
-    fputs("{\"schema\": \"loom-stats/1\", \"program\": ", out);
-    json_str(out, program ? program : "");
-    fputs(", \"device\": ", out);
-    json_str(out, dev->props.name);
-    fputs(", \"simt\": ", out);
-    json_str(out, dev->simt.spec[0] ? dev->simt.spec : "pdom");
-    fputs(",\n \"runs\": [\n  {\"simt\": ", out);
+    fputs("  {\"simt\": ", out);
     json_str(out, dev->simt.spec[0] ? dev->simt.spec : "pdom");
     fputs(", \"kernels\": [\n", out);
     /* Kernels in the order they first ran (the list holds the newest first). */
@@ -426,10 +420,30 @@ enum loom_status loom_stats_write_json(struct loom_device *dev, FILE *out, const
         fputs(i + 1 < n ? ",\n" : "\n", out);
     }
     free(v);
-    fputs("  ]}\n ]\n}\n", out);
+    fputs("  ]}", out);
     pthread_mutex_unlock(&dev->lock);
-    fflush(out);
     return ferror(out) ? LOOM_ERR_IO : LOOM_OK;
+}
+
+enum loom_status loom_stats_write_json(struct loom_device *dev, FILE *out, const char *program)
+{
+    if (!dev || !out) return LOOM_ERR_INVALID_VALUE;
+    loom_stats_json_begin(out, program, dev->props.name, dev->simt.spec[0] ? dev->simt.spec : "pdom");
+    enum loom_status st = loom_stats_write_json_run(dev, out);
+    fputs("\n ]\n}\n", out);
+    fflush(out);
+    return st == LOOM_OK && ferror(out) ? LOOM_ERR_IO : st;
+}
+
+void loom_stats_json_begin(FILE *out, const char *program, const char *device, const char *simt)
+{
+    fputs("{\"schema\": \"loom-stats/1\", \"program\": ", out);
+    json_str(out, program ? program : "");
+    fputs(", \"device\": ", out);
+    json_str(out, device ? device : "");
+    fputs(", \"simt\": ", out);
+    json_str(out, simt ? simt : "pdom");
+    fputs(",\n \"runs\": [\n", out);
 }
 
 /* ---- Text -------------------------------------------------------------------------- */

@@ -462,6 +462,11 @@ void loom_stats_print_timeline(FILE *out, const char *prefix, const struct loom_
 /* Writes every kernel's statistics as one JSON document (schema "loom-stats/1",
  * docs/OBSERVE.md): program names the program run. LOOM_ERR_IO when writing fails. */
 enum loom_status loom_stats_write_json(struct loom_device *dev, FILE *out, const char *program);
+/* The same document in parts, for several devices' runs in one (e.g. one per SIMT
+ * policy): the opening, then each device's run object (comma-separated by the caller),
+ * then "\n ]\n}\n". */
+void loom_stats_json_begin(FILE *out, const char *program, const char *device, const char *simt);
+enum loom_status loom_stats_write_json_run(struct loom_device *dev, FILE *out);
 /* Writes s's memory counters and its hottest lines as text (counters on), each line
  * starting with prefix; at most max_lines lines (0: none). */
 void loom_stats_print_counters(FILE *out, const char *prefix, const struct loom_kernel_stats *s, unsigned max_lines);
