@@ -85,6 +85,9 @@ EXTRA_DIST += tests/simt
 TESTS += tests/simt/labs.sh
 # ... and its statistics under every policy, exactly as the kit's README.md tabulates them
 TESTS += tests/simt/lab-stats.py
+# Counters (issue 17, docs/OBSERVE.md): counting changes no result or total; the JSON document
+TESTS += tests/observe/counters.py
+EXTRA_DIST += tests/observe
 # Public CUDA suites compiled to PTX by tests/suites/gen.sh (not shipped): loom check and the
 # interpreter give one answer per file; skipped unless LOOM_SUITES_PTX names gen.sh's output
 TESTS += tests/suites/run.sh
