@@ -269,7 +269,10 @@ static inline __attribute__((always_inline)) int warp_run_t(struct emu_cta *cta,
     uint32_t pc, reconv, lanes;
     emu_mask active;
     int rc;
+    uint64_t t0 = 0, n0 = 0;                     /* (observed: where the warp's slice began) */
+    const struct emu_obs *obsv = obs ? cta->launch->obs : NULL;
 load:
+    if (obs && obsv->hooks.slice) { t0 = emu_obs_now(); n0 = w->n_inst; }
     cta->cur = i;
     cta->passes_left = EMU_BAR_PASSES;
     budget = slice;
@@ -282,6 +285,7 @@ load:
             w->sp--;
             w->n_reconv += w->stack[w->sp - 1].pc == pc;   /* (the lanes join the entry that waits there) */
             emu_simt_load_top(w);
+            if (obs && w->stack[w->sp].pc == pc) emu_obs_event(w, "reconverge", pc, w->active);
             if ((rc = emu_simt_settle(w))) goto stop;
             pc = w->pc;
             active = w->active;
@@ -313,6 +317,7 @@ load:
                 rc = m ? in->fn(w, in, m) : EMU_CONTINUE;
                 uint64_t extra = w->n_inst - n1;
                 emu_obs_done(w, pc - 1, active, extra <= 2 ? extra : 0, w->n_diverge != d1, rc == EMU_STOP_BARRIER);
+                if (w->n_diverge != d1) emu_obs_event(w, "diverge", pc - 1 + (uint32_t)(extra <= 2 ? extra : 0), w->active);
             } else if (!in->flow) {
                 if (m && (rc = in->fn(w, in, m)) != EMU_CONTINUE) goto out;
                 goto next;
@@ -351,6 +356,11 @@ load:
     }
 stop:                                            /* a barrier or an exit: on to the next warp */
     COUNT_LANES();
+    if (obs && obsv->hooks.slice && (rc == EMU_STOP_BARRIER || rc == EMU_STOP_EXIT)) {
+        bool bar = rc == EMU_STOP_BARRIER;
+        emu_obs_event(w, bar ? "barrier arrive" : "exit", w->pc ? w->pc - 1 : 0, w->active);
+        obsv->hooks.slice(obsv->hooks.ctx, cta, w->id, t0, emu_obs_now(), bar ? "barrier" : "exit", w->n_inst - n0);
+    }
     if (rc == EMU_STOP_BARRIER) {
         w->n_barrier++;
         barrier_try_release(cta, w->wait.barrier);
@@ -377,6 +387,9 @@ stop:                                            /* a barrier or an exit: on to 
     }
 out:
     COUNT_LANES();
+    if (obs && obsv->hooks.slice && rc != WARP_RUN_PASS_DONE)
+        obsv->hooks.slice(obsv->hooks.ctx, cta, w->id, t0, emu_obs_now(), rc == EMU_STOP_FAULT ? "fault" : "yield",
+                          w->n_inst - n0);
     *pi = i;
     *spent = cta_inst(cta) - inst0;
     return rc;

@@ -10,9 +10,17 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "emu/emu_internal.h"
 #include "emu/emu_obs.h"
+
+uint64_t emu_obs_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 static struct emu_obs_desc describe(const struct emu_program *p, uint32_t pc)
 {

@@ -47,8 +47,24 @@ struct emu_obs_slot { uint32_t pc; emu_mask mask; };
 #define EMU_OBS_TRACE_WARPS 8u
 #define EMU_OBS_TRACE_SLOTS 4096u
 
+/* Warp events for a timeline (the Chrome trace's --trace-warps), called on the worker
+ * running the CTA; both NULL when not asked for. Times are CLOCK_MONOTONIC nanoseconds;
+ * `why` and `what` are literals. */
+struct emu_obs_hooks {
+    void *ctx;
+    /* Warp `warp` of cta ran from t0 to t1, issuing n warp instructions, and stopped:
+     * "barrier", "exit", "yield" (its slice was spent, or it waits), "fault". */
+    void (*slice)(void *ctx, const struct emu_cta *cta, uint32_t warp, uint64_t t0_ns, uint64_t t1_ns,
+                  const char *why, uint64_t n);
+    /* Something happened to it at pc: "diverge", "reconverge", "barrier arrive", "exit";
+     * mask: its active lanes after it. */
+    void (*event)(void *ctx, const struct emu_cta *cta, uint32_t warp, uint64_t ts_ns, const char *what, uint32_t pc,
+                  emu_mask mask);
+};
+
 /* One launch's observer. */
 struct emu_obs {
+    struct emu_obs_hooks hooks;
     const struct emu_program *prog;
     uint32_t ncode;
     struct emu_obs_desc *desc;           /* [ncode] */
@@ -88,6 +104,15 @@ static inline void emu_obs_done(struct emu_warp *w, uint32_t pc, emu_mask active
     }
     c[pc + extra].divergent += divergent;
     c[pc].barrier_waits += barrier;
+}
+
+/* The hooks' clock (CLOCK_MONOTONIC nanoseconds). */
+uint64_t emu_obs_now(void);
+/* A warp event (hooks.event), when hooked. */
+static inline void emu_obs_event(struct emu_warp *w, const char *what, uint32_t pc, emu_mask mask)
+{
+    const struct emu_obs *o = w->cta->launch->obs;
+    if (o->hooks.event) o->hooks.event(o->hooks.ctx, w->cta, w->id, emu_obs_now(), what, pc, mask);
 }
 
 /* The thread engine's barrier arrival at pc (its own handler call, not an issue). */

@@ -394,10 +394,12 @@ static void read_back(struct emu_steps *s, struct emu_warp *w, struct steps_warp
     }
     if (split) {
         s->st.diverge++;
+        if (w->cta->obs_pc) emu_obs_event(w, "diverge", in->src, g);
         if ((in->br || in->aux_targets) && in->reconv < s->cta->launch->prog->ncode)
             open_divergence(sw, g, in->reconv, w->nframes);
     } else if (steps_lanes_at(sw, first) & sw->run & ~g) {
         s->st.reconverge++;                 /* the group joins lanes that wait there */
+        if (w->cta->obs_pc) emu_obs_event(w, "reconverge", first, steps_lanes_at(sw, first) & sw->run);
     }
 }
 
@@ -487,7 +489,10 @@ static int at_barrier(struct emu_steps *s, struct emu_warp *w, struct steps_warp
     step_over(sw, all);
     if (rc == EMU_STOP_BARRIER) {
         w->n_barrier++;
-        if (w->cta->obs_pc) emu_obs_barrier(w, at);
+        if (w->cta->obs_pc) {
+            emu_obs_barrier(w, at);
+            emu_obs_event(w, "barrier arrive", at, all);
+        }
         emu_barrier_try_release(w->cta, w->wait.barrier);
         sw->bar_arrived = true;            /* (steps_ready lets them go once released) */
     } else {
@@ -762,9 +767,43 @@ static bool pick(struct emu_steps *s, struct steps_issue *is)
     }
 }
 
+/* The timeline's warp slices (emu_obs_hooks): a warp's slice lasts while it leads the
+ * slots (issues their first group); it ends when another warp leads or the CTA stops. */
+static void timeline_close(struct emu_steps *s)
+{
+    const struct emu_obs *o = s->cta->launch->obs;
+    if (!s->tl_open) return;
+    const struct emu_warp *w = &s->cta->warps[s->tl_warp];
+    const char *why = w->done ? "exit" : s->cta->fault ? "fault" : s->sw[s->tl_warp].bar ? "barrier" : "yield";
+    o->hooks.slice(o->hooks.ctx, s->cta, s->tl_warp, s->tl_t0, emu_obs_now(), why, w->n_inst - s->tl_n0);
+    s->tl_open = false;
+}
+
+static void timeline_lead(struct emu_steps *s, uint32_t warp)
+{
+    if (s->tl_open && s->tl_warp == warp) return;
+    timeline_close(s);
+    s->tl_open = true;
+    s->tl_warp = warp;
+    s->tl_t0 = emu_obs_now();
+    s->tl_n0 = s->cta->warps[warp].n_inst;
+}
+
+static int steps_run(struct emu_cta *cta, uint64_t budget);
+
 int emu_steps_run(struct emu_cta *cta, uint64_t budget)
 {
+    const struct emu_obs *o = cta->launch->obs;
+    if (!o || !o->hooks.slice) return steps_run(cta, budget);
+    int rc = steps_run(cta, budget);
+    timeline_close(cta->steps);
+    return rc;
+}
+
+static int steps_run(struct emu_cta *cta, uint64_t budget)
+{
     struct emu_steps *s = cta->steps;
+    const bool timeline = cta->launch->obs && cta->launch->obs->hooks.slice;
     uint64_t spent = 0;
     while (spent < budget) {
         struct steps_issue is;
@@ -774,6 +813,7 @@ int emu_steps_run(struct emu_cta *cta, uint64_t budget)
             if (st >= 0) return st;
             continue;
         }
+        if (timeline && is.n) timeline_lead(s, is.it[0].warp);
         /* One slot: the items' lanes, counted once however many static warps they span. */
         uint64_t slot_inst = 0;
         uint32_t lanes = 0;

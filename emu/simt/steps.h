@@ -57,6 +57,10 @@ struct emu_steps {
     struct steps_pc *pool;               /* dwf: the pool's pcs (nwarps * 32 entries) */
     bool hold;                           /* lanes wait for their group at reconvergence points */
     struct emu_simt_stats st;
+    /* Observed with a timeline (emu_obs_hooks): the warp leading the slots since t0. */
+    bool tl_open;
+    uint32_t tl_warp;
+    uint64_t tl_t0, tl_n0;
 };
 
 /* dwf: one pc of a pool, with its threads. */
