@@ -59,7 +59,9 @@ err shared_limit 2 one.ptx --grid 1 --block 1 --shared 49153 $A
 err workers_zero 2 one.ptx --grid 1 --block 1 --workers 0 $A
 err timeout_bad 2 one.ptx --grid 1 --block 1 --timeout -1 $A
 err watchdog_bad 2 one.ptx --grid 1 --block 1 --watchdog -1 $A
-err flag_value 2 one.ptx --grid 1 --block 1 --stats=1 $A
+err flag_value 2 one.ptx --grid 1 --block 1 --no-check=1 $A
+err stats_value 2 one.ptx --grid 1 --block 1 --stats=1 $A
+err stats_json_name 2 one.ptx --grid 1 --block 1 $A --stats=json
 err unknown_device 2 one.ptx --grid 1 --block 1 --device nope $A
 err target_too_new 1 one.ptx --grid 1 --block 1 --device g80 $A
 err ptx_missing 1 missing.ptx --grid 1 --block 1 $A
