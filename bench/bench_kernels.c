@@ -294,11 +294,11 @@ int main(int argc, char **argv)
     loom_device_destroy(dev);
     if (check_table) {
         /* The same kernels on devices configured otherwise: checking off, then each deeper check. */
-        static const char *const modes[] = { "no-check", "initcheck", "racecheck" };
-        double ms[3][NKERNELS];
-        for (int m = 0; m < 3; m++) {
+        static const char *const modes[] = { "no-check", "initcheck", "racecheck", "counters" };
+        double ms[4][NKERNELS];
+        for (int m = 0; m < 4; m++) {
             struct loom_device_config c = { .workers = workers, .no_check = m == 0, .initcheck = m == 1,
-                                            .racecheck = m == 2 };
+                                            .racecheck = m == 2, .stats = m == 3, .counters = m == 3 };
             CK(loom_device_create(&c, &dev));
             CK(loom_module_load_file(dev, ptx, &mod));
             for (int k = 0; k < NKERNELS; k++) {
@@ -311,13 +311,16 @@ int main(int argc, char **argv)
             }
             loom_device_destroy(dev);
         }
-        printf("\nWhat checking costs: median ms with memory checking (the default, as above), without it\n"
-               "(--no-check), and with the deeper checks (--initcheck, --racecheck)\n");
-        printf("%-12s %10s %10s %8s %10s %10s\n", "kernel", "checked", modes[0], "cost", modes[1], modes[2]);
+        printf("\nWhat checking and counting cost: median ms with memory checking (the default, as above),\n"
+               "without it (--no-check), with the deeper checks (--initcheck, --racecheck), and with the\n"
+               "per-line and memory counters (--stats; docs/OBSERVE.md) and their ratio to the default\n");
+        printf("%-12s %10s %10s %8s %10s %10s %10s %8s\n", "kernel", "checked", modes[0], "cost", modes[1], modes[2],
+               modes[3], "ratio");
         for (int k = 0; k < NKERNELS; k++)
             if (!only || !strcmp(only, names[k]))
-                printf("%-12s %10.2f %10.2f %7.0f%% %10.2f %10.2f\n", names[k], checked[k] * 1e3, ms[0][k] * 1e3,
-                       100.0 * (checked[k] / ms[0][k] - 1.0), ms[1][k] * 1e3, ms[2][k] * 1e3);
+                printf("%-12s %10.2f %10.2f %7.0f%% %10.2f %10.2f %10.2f %7.2fx\n", names[k], checked[k] * 1e3,
+                       ms[0][k] * 1e3, 100.0 * (checked[k] / ms[0][k] - 1.0), ms[1][k] * 1e3, ms[2][k] * 1e3,
+                       ms[3][k] * 1e3, ms[3][k] / checked[k]);
     }
     if (scaling) {
         struct loom_device_config all = { .workers = 0, .stats = false };

@@ -102,18 +102,25 @@ void emu_obs_sum(const struct emu_obs *o, struct emu_obs_pc *out)
         }
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* Distinct values among v[0..n-1] (sorted in place). */
+/* Distinct values among v[0..n-1]: counted in one pass when they are in order (the
+ * lanes of a coalesced access), else sorted first (insertion sort: at most 64 keys). */
 static uint32_t distinct(uint64_t *v, uint32_t n)
 {
     if (!n) return 0;
-    qsort(v, n, sizeof *v, cmp_u64);
     uint32_t d = 1;
+    bool sorted = true;
+    for (uint32_t i = 1; i < n; i++) {
+        sorted &= v[i] >= v[i - 1];
+        d += v[i] != v[i - 1];
+    }
+    if (sorted) return d;
+    for (uint32_t i = 1; i < n; i++) {
+        uint64_t x = v[i];
+        uint32_t j = i;
+        while (j && v[j - 1] > x) { v[j] = v[j - 1]; j--; }
+        v[j] = x;
+    }
+    d = 1;
     for (uint32_t i = 1; i < n; i++) d += v[i] != v[i - 1];
     return d;
 }
@@ -141,19 +148,33 @@ uint32_t emu_obs_wavefronts(const uint64_t *off, emu_mask m, unsigned size, uint
         emu_mask pm = m & (per_phase >= 32 ? ~0u : (((1u << per_phase) - 1) << p0));
         if (!pm) continue;
         phases++;
-        /* Distinct words per bank: sort the words, count each bank's distinct ones. */
-        uint64_t v[4 * EMU_WARP_SIZE];
-        uint32_t n = 0;
+        if (words == 1) {                       /* one word a lane, no two words in one bank: one */
+            uint64_t first[32];
+            uint32_t banks = 0;
+            bool clash = false;
+            for (emu_mask k = pm; k; k &= k - 1) {
+                uint64_t x = off[__builtin_ctz(k)] >> 2;
+                uint32_t b = (uint32_t)(x & 31);
+                if (banks >> b & 1) clash |= first[b] != x;
+                else { banks |= 1u << b; first[b] = x; }
+            }
+            if (!clash) { wf++; continue; }
+        }
+        /* The distinct words each bank must deliver: a short list per bank (one word
+         * without conflicts), searched before a word is added. */
+        uint64_t list[32][EMU_WARP_SIZE * 4 / 32 + EMU_WARP_SIZE];
+        uint32_t count[32] = { 0 }, most = 0;
         for (emu_mask k = pm; k; k &= k - 1) {
             unsigned l = (unsigned)__builtin_ctz(k);
-            for (unsigned j = 0; j < words; j++) v[n++] = (off[l] >> 2) + j;
-        }
-        qsort(v, n, sizeof *v, cmp_u64);
-        uint32_t per_bank[32] = { 0 }, most = 0;
-        for (uint32_t i = 0; i < n; i++) {
-            if (i && v[i] == v[i - 1]) continue;
-            uint32_t b = (uint32_t)(v[i] & 31);
-            if (++per_bank[b] > most) most = per_bank[b];
+            for (unsigned j = 0; j < words; j++) {
+                uint64_t x = (off[l] >> 2) + j;
+                uint32_t b = (uint32_t)(x & 31), c = count[b], i = 0;
+                while (i < c && list[b][i] != x) i++;
+                if (i < c) continue;
+                list[b][c] = x;
+                count[b] = ++c;
+                if (c > most) most = c;
+            }
         }
         wf += most;
     }
@@ -162,12 +183,15 @@ uint32_t emu_obs_wavefronts(const uint64_t *off, emu_mask m, unsigned size, uint
 }
 
 /* The lanes' addresses of a memory instruction: its address row plus offset. */
-static void lane_addrs(const struct emu_warp *w, const struct emu_inst *in, emu_mask m, uint64_t *addr)
+static void lane_addrs(const struct emu_warp *w, const struct emu_inst *in, uint64_t *addr)
 {
-    for (emu_mask k = m; k; k &= k - 1) {
-        unsigned l = (unsigned)__builtin_ctz(k);
-        uint64_t base = in->addr32 ? w->r32[in->a][l] : w->r64[in->a][l];
-        addr[l] = base + (uint64_t)in->imm;
+    const uint64_t imm = (uint64_t)in->imm;
+    if (in->addr32) {
+        const uint32_t *r = w->r32[in->a];
+        for (unsigned l = 0; l < EMU_WARP_SIZE; l++) addr[l] = r[l] + imm;
+    } else {
+        const uint64_t *r = w->r64[in->a];
+        for (unsigned l = 0; l < EMU_WARP_SIZE; l++) addr[l] = r[l] + imm;
     }
 }
 
@@ -185,7 +209,7 @@ static void count_mem(struct emu_warp *w, const struct emu_inst *in, const struc
                       struct emu_obs_pc *c)
 {
     uint64_t addr[EMU_WARP_SIZE];
-    lane_addrs(w, in, m, addr);
+    lane_addrs(w, in, addr);
     enum ptx_space sp = (enum ptx_space)d->space;
     if (sp == PTX_SPACE_NONE || sp == PTX_SPACE_GENERIC) {
         sp = generic_space(w, addr[__builtin_ctz(m)]);
@@ -214,16 +238,12 @@ static void count_mem(struct emu_warp *w, const struct emu_inst *in, const struc
     }
 }
 
-void emu_obs_issue(struct emu_warp *w, uint32_t pc, emu_mask active, emu_mask m)
+void emu_obs_issue_more(struct emu_warp *w, uint32_t pc, emu_mask active, emu_mask m)
 {
     struct emu_cta *cta = w->cta;
     const struct emu_obs *o = cta->launch->obs;
-    struct emu_obs_pc *c = &cta->obs_pc[pc];
-    c->exec++;
-    c->threads += (uint64_t)__builtin_popcount(active);
-    c->off += (uint64_t)__builtin_popcount(active & ~m);
     const struct emu_obs_desc *d = &o->desc[pc];
-    if (d->mem && m) count_mem(w, &o->prog->code[pc], d, m, c);
+    if (d->mem && m) count_mem(w, &o->prog->code[pc], d, m, &cta->obs_pc[pc]);
     if (cta->obs_trace) emu_obs_record(w, pc, active);
 }
 

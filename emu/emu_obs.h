@@ -87,7 +87,17 @@ void emu_obs_sum(const struct emu_obs *o, struct emu_obs_pc *out);
 
 /* Warp w of the running CTA issues the instruction at pc with `active` lanes, `m` of
  * them with a true guard, before its handler runs. */
-void emu_obs_issue(struct emu_warp *w, uint32_t pc, emu_mask active, emu_mask m);
+void emu_obs_issue_more(struct emu_warp *w, uint32_t pc, emu_mask active, emu_mask m);
+static inline void emu_obs_issue(struct emu_warp *w, uint32_t pc, emu_mask active, emu_mask m)
+{
+    struct emu_cta *cta = w->cta;
+    struct emu_obs_pc *c = &cta->obs_pc[pc];
+    c->exec++;
+    c->threads += (uint64_t)__builtin_popcount(active);
+    c->off += (uint64_t)__builtin_popcount(active & ~m);
+    if (__builtin_expect(cta->launch->obs->desc[pc].mem != 0 || cta->obs_trace, 0))
+        emu_obs_issue_more(w, pc, active, m);     /* a memory request, the lane-activity record */
+}
 /* The lane-activity record of CTA (0,0,0)'s warps: pc issued with `active`. */
 void emu_obs_record(struct emu_warp *w, uint32_t pc, emu_mask active);
 /* After the handler of that issue: it ran `extra` more instructions (a handler fused
