@@ -138,47 +138,77 @@ uint32_t emu_obs_blocks(const uint64_t *addr, emu_mask m, unsigned size, unsigne
     return distinct(v, n);
 }
 
+/* The most distinct words that one bank holds among what the lanes of m access
+ * (`words` 4-byte words each from off[l]): the wavefronts those lanes need. */
+static uint32_t bank_cost(const uint64_t *off, emu_mask m, unsigned words)
+{
+    if (words == 1) {                           /* no two words in one bank: one (the usual case) */
+        uint64_t first[32];
+        uint32_t banks = 0;
+        bool clash = false;
+        for (emu_mask k = m; k; k &= k - 1) {
+            uint64_t x = off[__builtin_ctz(k)] >> 2;
+            uint32_t b = (uint32_t)(x & 31);
+            if (banks >> b & 1) clash |= first[b] != x;
+            else { banks |= 1u << b; first[b] = x; }
+        }
+        if (!clash) return 1;
+    }
+    /* A short list of words per bank (one without conflicts), searched before a word is added. */
+    uint64_t list[32][EMU_WARP_SIZE];
+    uint32_t count[32] = { 0 }, most = 0;
+    for (emu_mask k = m; k; k &= k - 1) {
+        unsigned l = (unsigned)__builtin_ctz(k);
+        for (unsigned j = 0; j < words; j++) {
+            uint64_t x = (off[l] >> 2) + j;
+            uint32_t b = (uint32_t)(x & 31), c = count[b], i = 0;
+            while (i < c && list[b][i] != x) i++;
+            if (i < c) continue;
+            if (c < EMU_WARP_SIZE) list[b][c] = x;
+            count[b] = ++c;
+            if (c > most) most = c;
+        }
+    }
+    return most;
+}
+
+/* Distinct addresses among the lanes of m. */
+static uint32_t unique_addrs(const uint64_t *off, emu_mask m)
+{
+    uint64_t v[EMU_WARP_SIZE];
+    uint32_t n = 0;
+    for (emu_mask k = m; k; k &= k - 1) v[n++] = off[__builtin_ctz(k)];
+    return distinct(v, n);
+}
+
 uint32_t emu_obs_wavefronts(const uint64_t *off, emu_mask m, unsigned size, uint32_t *ideal)
 {
     unsigned words = size > 4 ? (size + 3) / 4 : 1;
-    unsigned per_phase = size > 4 ? 128 / (4 * words) : EMU_WARP_SIZE;   /* lanes in one 128-byte phase */
-    if (per_phase == 0) per_phase = 1;
-    uint32_t wf = 0, phases = 0;
-    for (unsigned p0 = 0; p0 < EMU_WARP_SIZE; p0 += per_phase) {
-        emu_mask pm = m & (per_phase >= 32 ? ~0u : (((1u << per_phase) - 1) << p0));
-        if (!pm) continue;
-        phases++;
-        if (words == 1) {                       /* one word a lane, no two words in one bank: one */
-            uint64_t first[32];
-            uint32_t banks = 0;
-            bool clash = false;
-            for (emu_mask k = pm; k; k &= k - 1) {
-                uint64_t x = off[__builtin_ctz(k)] >> 2;
-                uint32_t b = (uint32_t)(x & 31);
-                if (banks >> b & 1) clash |= first[b] != x;
-                else { banks |= 1u << b; first[b] = x; }
-            }
-            if (!clash) { wf++; continue; }
-        }
-        /* The distinct words each bank must deliver: a short list per bank (one word
-         * without conflicts), searched before a word is added. */
-        uint64_t list[32][EMU_WARP_SIZE * 4 / 32 + EMU_WARP_SIZE];
-        uint32_t count[32] = { 0 }, most = 0;
-        for (emu_mask k = pm; k; k &= k - 1) {
-            unsigned l = (unsigned)__builtin_ctz(k);
-            for (unsigned j = 0; j < words; j++) {
-                uint64_t x = (off[l] >> 2) + j;
-                uint32_t b = (uint32_t)(x & 31), c = count[b], i = 0;
-                while (i < c && list[b][i] != x) i++;
-                if (i < c) continue;
-                list[b][c] = x;
-                count[b] = ++c;
-                if (c > most) most = c;
-            }
-        }
-        wf += most;
+    if (words == 1) {                            /* 32-bit and narrower: the whole warp at once */
+        *ideal = m ? 1 : 0;
+        return m ? bank_cost(off, m, 1) : 0;
     }
-    *ideal = phases;
+    /* Wider accesses go in parts of 128 bytes of lanes (16 lanes of 8 bytes, 8 of 16),
+     * each served as a 32-bit request over its words. The two parts of a pair (a
+     * half-warp's two quarters; a 64-bit access's two halves) share one wavefront when
+     * neither has a conflict, together they move at most 128 bytes (addresses counted
+     * per part) and no bank holds two of their words. */
+    unsigned per_part = 128 / (4 * words);
+    if (per_part == 0) per_part = 1;
+    uint32_t wf = 0, best = 0;
+    for (unsigned p0 = 0; p0 < EMU_WARP_SIZE; p0 += 2 * per_part) {
+        emu_mask a = m & (((1u << per_part) - 1) << p0);
+        emu_mask b = p0 + per_part < EMU_WARP_SIZE ? m & (((1u << per_part) - 1) << (p0 + per_part)) : 0;
+        if (!a || !b) {
+            if (a | b) { wf += bank_cost(off, a | b, words); best++; }
+            continue;
+        }
+        uint32_t ca = bank_cost(off, a, words), cb = bank_cost(off, b, words);
+        bool fits = (unique_addrs(off, a) + unique_addrs(off, b)) * size <= 128;
+        best += fits ? 1 : 2;
+        wf += fits && ca == 1 && cb == 1 && bank_cost(off, a | b, words) == 1 ? 1 : ca + cb;
+    }
+    *ideal = best;
     return wf;
 }
 

@@ -1027,11 +1027,13 @@ static void record_stats(struct loom_device *dev, const struct sched_grid *g)
             e->s.occupancy = occ.occupancy;
             e->s.occupancy_by_threads = occ.by_warps;
             e->s.occupancy_by_registers = occ.by_registers;
-            e->s.occupancy_by_shared = occ.by_shared;
+            /* Without shared memory the driver's carve-out holds as many CTAs as there are
+             * slots: Nsight Compute's launch__occupancy_limit_shared_mem. */
+            e->s.occupancy_by_shared = k->fn->shared_bytes + g->L.dyn_shared ? occ.by_shared : occ.by_ctas;
             e->s.occupancy_by_ctas = occ.by_ctas;
             e->s.occupancy_by_barriers = occ.by_barriers;
             e->s.occupancy_limiter = (unsigned)occ.limit < sizeof limiter / sizeof limiter[0] ? limiter[occ.limit] : "";
-            e->shared_block = (unsigned)occ.shared_per_cta;
+            e->shared_block = (unsigned)(k->fn->shared_bytes + g->L.dyn_shared);
         }
         e->s.block_threads = threads;
         struct loom_kernel_attrs at;

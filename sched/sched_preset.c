@@ -275,6 +275,10 @@ static unsigned ctas_by_registers(const struct sched_sm_limits *sm, unsigned war
             return 0;
         return per_cta ? (unsigned)(sm->regs / per_cta) : UINT_MAX;
     }
+    /* A thread gets at least 16 registers (an H100 launches a kernel that ptxas gives 8 with
+     * 16: Nsight Compute's launch__registers_per_thread); with 64 warps an SM at most, this
+     * changes the register limit, never the CTAs per SM. */
+    if (regs_per_thread && regs_per_thread < 16) regs_per_thread = 16;
     size_t per_warp = round_up((size_t)regs_per_thread * 32u, sm->reg_alloc_unit);
     *out_regs_per_cta = (unsigned)(per_warp * warps);
     if (per_warp * warps > sm->max_regs_per_cta
