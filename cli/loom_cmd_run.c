@@ -118,9 +118,12 @@ struct run_arg {
 struct run_opts {
     const char *file, *kernel, *device;
     unsigned grid[3], block[3];
-    bool have_grid, have_block, have_shared, have_workers, have_timeout, have_watchdog, have_simt;
+    bool have_grid, have_block, have_shared, have_workers, have_timeout, have_watchdog, have_simt, have_trace_cap;
     double watchdog;
     const char *simt;
+    const char *trace;          /* --trace FILE.json */
+    uint64_t trace_cap;         /* --trace-cap N */
+    bool trace_warps;
     uint64_t shared;
     unsigned workers;
     double timeout;
@@ -533,7 +536,7 @@ static bool once(bool *seen, const char *opt)
 /* Parses the command line into o. Returns 0 to run, -1 after --help, or an exit status. */
 static int parse_options(int argc, char **argv, struct run_opts *o)
 {
-    bool seen_kernel = false, seen_device = false;
+    bool seen_kernel = false, seen_device = false, seen_trace = false;
     o->args = calloc((size_t)argc + 1, sizeof *o->args);
     if (!o->args) {
         run_error("out of memory");
@@ -567,6 +570,14 @@ static int parse_options(int argc, char **argv, struct run_opts *o)
         snprintf(name, sizeof name, "%.*s", (int)(nlen < 31 ? nlen : 31), arg);
         const char *v;
         uint64_t n;
+        if (!strcmp(name, "--trace-warps")) {
+            if (eq) {
+                run_error("%s takes no value", name);
+                return RUN_USAGE_ERROR;
+            }
+            o->trace_warps = true;
+            continue;
+        }
         if (!strcmp(name, "--stats") || !strcmp(name, "--no-check") || !strcmp(name, "--deterministic") ||
             !strcmp(name, "--cooperative") || !strcmp(name, "--initcheck") || !strcmp(name, "--racecheck")) {
             if (eq) {
@@ -640,6 +651,22 @@ static int parse_options(int argc, char **argv, struct run_opts *o)
             if (!once(&seen_device, name) || !(v = opt_value(argc, argv, &i, eq)))
                 return RUN_USAGE_ERROR;
             o->device = v;
+        } else if (!strcmp(name, "--trace")) {
+            if (!once(&seen_trace, name) || !(v = opt_value(argc, argv, &i, eq)))
+                return RUN_USAGE_ERROR;
+            if (!*v) {
+                run_error("--trace needs a file name");
+                return RUN_USAGE_ERROR;
+            }
+            o->trace = v;
+        } else if (!strcmp(name, "--trace-cap")) {
+            if (!once(&o->have_trace_cap, name) || !(v = opt_value(argc, argv, &i, eq)))
+                return RUN_USAGE_ERROR;
+            if (!parse_decimal(v, strlen(v), &n) || n == 0) {
+                run_error("--trace-cap '%s' must be a whole number of events above 0", v);
+                return RUN_USAGE_ERROR;
+            }
+            o->trace_cap = n;
         } else if (!strcmp(name, "--simt")) {
             if (!once(&o->have_simt, name) || !(v = opt_value(argc, argv, &i, eq)))
                 return RUN_USAGE_ERROR;
@@ -656,6 +683,10 @@ static int parse_options(int argc, char **argv, struct run_opts *o)
     }
     if (!o->file) {
         run_error("no PTX file given (%s)", RUN_USAGE);
+        return RUN_USAGE_ERROR;
+    }
+    if ((o->trace_warps || o->have_trace_cap) && !o->trace) {
+        run_error("%s needs --trace FILE.json", o->trace_warps ? "--trace-warps" : "--trace-cap");
         return RUN_USAGE_ERROR;
     }
     if (!o->have_grid || !o->have_block) {
@@ -949,6 +980,7 @@ static int run(struct run_opts *o)
         .initcheck = o->initcheck, .racecheck = o->racecheck,
         .progress = !o->quiet && isatty(STDERR_FILENO),
         .watchdog_s = o->have_watchdog ? o->watchdog : 60, .simt = o->simt,
+        .trace_path = o->trace, .trace_cap = o->trace_cap, .trace_warps = o->trace_warps,
     };
     struct loom_device *dev = NULL;
     if (loom_device_create(&cfg, &dev) != LOOM_OK) {
@@ -1059,6 +1091,11 @@ static int run(struct run_opts *o)
             rc = RUN_KERNEL_ERROR;
     if (o->stats)
         loom_stats_foreach(dev, print_stats, NULL);
+    /* the trace last: the outputs are written whatever becomes of it */
+    if (o->trace && loom_device_trace_flush(dev) != LOOM_OK) {
+        run_error("%s", loom_device_error(dev));
+        rc = RUN_KERNEL_ERROR;
+    }
 out:
     free(params);
     loom_device_destroy(dev);   /* frees the buffers and the module; flushes kernel output */
