@@ -184,13 +184,16 @@ static struct trace_buf *buf_of(struct loom_trace *t)
     return b;
 }
 
-/* Takes up to TRACE_QUOTA events of the budget for b; false when it is spent, which the
- * first time marks the trace capped at ts. */
+/* Takes events of the budget for b: TRACE_QUOTA, fewer as the budget runs low (an eighth
+ * of what is left, at least one), so that what other buffers hold unused at the end is
+ * small and a small cap is exact. False when the budget is spent, which the first time
+ * marks the trace capped at ts. */
 static bool take_quota(struct loom_trace *t, struct trace_buf *b, uint64_t ts)
 {
     uint64_t left = atomic_load_explicit(&t->left, memory_order_relaxed);
     while (left) {
-        uint64_t take = left < TRACE_QUOTA ? left : TRACE_QUOTA;
+        uint64_t take = left / 8 < TRACE_QUOTA ? left / 8 : TRACE_QUOTA;
+        if (!take) take = 1;
         if (atomic_compare_exchange_weak_explicit(&t->left, &left, left - take, memory_order_relaxed,
                                                   memory_order_relaxed)) {
             b->quota = take;
