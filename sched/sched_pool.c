@@ -163,9 +163,13 @@ static void trace_simple(struct loom_trace *t, const struct sched_op *op, uint64
 {
     unsigned track = LOOM_TRACE_STREAM_TRACK(op->stream->id);
     char args[96];
-    const char *name = op->trace_name ? op->trace_name : "host function";
+    const char *name = op->trace_name            ? op->trace_name
+                       : op->kind == SCHED_OP_COPY ? "memcpy"
+                       : op->kind == SCHED_OP_SET  ? "memset"
+                                                   : "host function";
     if (op->kind == SCHED_OP_COPY)
-        snprintf(args, sizeof args, "{\"bytes\":%zu,\"direction\":\"%s\"}", op->n, name + strlen("memcpy "));
+        snprintf(args, sizeof args, "{\"bytes\":%zu,\"direction\":\"%s\"}", op->n,
+                 strncmp(name, "memcpy ", 7) == 0 ? name + 7 : "?");
     else if (op->kind == SCHED_OP_SET)
         snprintf(args, sizeof args, "{\"bytes\":%zu,\"value\":%d}", op->n, op->value);
     loom_trace_slice(t, track, name, t0, sched_now_ns(), op->kind == SCHED_OP_HOST ? NULL : args);
