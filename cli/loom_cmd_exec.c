@@ -293,6 +293,10 @@ static int trace_option(const char *path)
         fprintf(stderr, "loom exec: cannot write the trace file '%s': %s\n", path, strerror(errno));
         return 2;
     }
+    /* absolute, should the program change its directory before its first CUDA call */
+    char abs[PATH_MAX], cwd[PATH_MAX];
+    if (path[0] != '/' && getcwd(cwd, sizeof cwd) && snprintf(abs, sizeof abs, "%s/%s", cwd, path) < (int)sizeof abs)
+        path = abs;
     return set_env("LOOM_TRACE", path) ? 2 : 0;
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "loom/loom.h"
 #include "observe/trace.h"
 
 #define ORIGIN 1000000000ull   /* time 0 of the test traces, in ns */
@@ -177,6 +178,49 @@ START_TEST(test_unwritable)
 }
 END_TEST
 
+/* Through the C API: trace_path makes the device record its calls and the stream's work;
+ * loom_device_trace_flush writes them; an unwritable path fails loom_device_create with
+ * LOOM_ERR_IO and one line; trace_warps is refused until the emulator reports warps. */
+START_TEST(test_device)
+{
+    struct loom_trace *t = open_trace(0);   /* (for a temporary path) */
+    loom_trace_close(t);
+    struct loom_device *dev = NULL;
+    ck_assert_int_eq(loom_device_create(&(struct loom_device_config){ .workers = 1, .trace_path = path }, &dev),
+                     LOOM_OK);
+    uint64_t a;
+    ck_assert_int_eq(loom_malloc(dev, 256, &a), LOOM_OK);
+    ck_assert_int_eq(loom_memset(dev, a, 7, 256), LOOM_OK);
+    ck_assert_int_eq(loom_free(dev, a), LOOM_OK);
+    ck_assert_int_eq(loom_device_trace_flush(dev), LOOM_OK);
+    FILE *f = fopen(path, "rb");
+    ck_assert_ptr_nonnull(f);
+    static char text[1 << 16];
+    text[fread(text, 1, sizeof text - 1, f)] = 0;
+    fclose(f);
+    ck_assert_ptr_nonnull(strstr(text, "\"name\":\"cudaMalloc\",\"ts\":"));
+    ck_assert_ptr_nonnull(strstr(text, "\"name\":\"cudaMemset\",\"ts\":"));
+    ck_assert_ptr_nonnull(strstr(text, "\"name\":\"cudaFree\",\"ts\":"));
+    ck_assert_ptr_nonnull(strstr(text, "\"tid\":1000,\"name\":\"memset\",\"ts\":"));
+    ck_assert_ptr_nonnull(strstr(text, "\"args\":{\"bytes\":256,\"value\":7}"));
+    ck_assert_ptr_nonnull(strstr(text, "\"name\":\"stream 0 (default)\""));
+    ck_assert_ptr_nonnull(strstr(text, "\"ph\":\"f\",\"pid\":1,\"tid\":1000,\"name\":\"memset\""));
+    loom_device_destroy(dev);
+    unlink(path);
+
+    dev = NULL;
+    ck_assert_int_eq(loom_device_create(&(struct loom_device_config){ .trace_path = "/nonexistent-dir/t.json" }, &dev),
+                     LOOM_ERR_IO);
+    ck_assert_ptr_null(dev);
+    ck_assert_str_eq(loom_device_error(NULL),
+                     "cannot write the trace file '/nonexistent-dir/t.json': No such file or directory");
+    ck_assert_int_eq(loom_device_create(&(struct loom_device_config){ .trace_path = path, .trace_warps = true }, &dev),
+                     LOOM_ERR_UNSUPPORTED);
+    ck_assert_str_eq(loom_device_error(NULL), "--trace-warps: not supported yet");
+    ck_assert_int_eq(access(path, F_OK), -1);    /* refused before the file was made */
+}
+END_TEST
+
 Suite *trace_suite(void);
 Suite *trace_suite(void)
 {
@@ -188,5 +232,8 @@ Suite *trace_suite(void)
     tcase_add_test(tc, test_rewrite);
     tcase_add_test(tc, test_unwritable);
     suite_add_tcase(s, tc);
+    TCase *api = tcase_create("device");
+    tcase_add_test(api, test_device);
+    suite_add_tcase(s, api);
     return s;
 }
