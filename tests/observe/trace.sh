@@ -1,7 +1,7 @@
 #!/bin/sh
 # trace.sh -- `make check` test of --trace (observe/trace.c): loom run and loom exec write a
 # Chrome trace that check_trace.py validates (tracks, the kernel's slice and arguments, one
-# CTA slice per CTA on the workers, nesting, flows); --deterministic gives the same events in
+# CTA slice per CTA on the workers, nesting, flows; parked spans); --deterministic gives the same events in
 # the same order; a cap stops recording with a note; an unwritable path is one line, exit 2,
 # nothing run; --trace-warps is refused until the emulator reports warps. The loom exec part
 # needs nvcc (tests/cuda/build.sh): without it the rest runs and the test says skipped (77).
@@ -39,6 +39,13 @@ for i in 1 2; do
     "$LOOM" run -q --deterministic --trace "$tmp/det$i.json" $(scale "$tmp/det.bin") || fail "deterministic run $i"
 done
 $check "$tmp/det2.json" --kernel scale 37,2,1 64,1,1 4 --shape "$tmp/det1.json" || fail "deterministic traces"
+
+# CTAs that wait for later CTAs park: each run span is a slice of its own ("parked"), and
+# still one span per CTA ends "done" (tests/sched/sched.ptx's producer_consumer, one worker)
+"$LOOM" run -q --workers 1 --trace "$tmp/park.json" "$top_srcdir/tests/sched/sched.ptx" --kernel producer_consumer \
+    --grid 64 --block 32 in:s32:64=zero "out:s32:64>$tmp/pc.bin" s32:64 || fail "loom run producer_consumer --trace"
+$check "$tmp/park.json" --kernel producer_consumer 64,1,1 32,1,1 3 || fail "producer_consumer's trace"
+grep -q '"end":"parked"' "$tmp/park.json" || fail "producer_consumer's trace has no parked CTA span"
 
 # a cap of 5 events
 "$LOOM" run -q --trace "$tmp/cap.json" --trace-cap 5 $(scale "$tmp/cap.bin") || fail "loom run --trace-cap 5"
