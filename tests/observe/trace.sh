@@ -1,10 +1,11 @@
 #!/bin/sh
 # trace.sh -- `make check` test of --trace (observe/trace.c): loom run and loom exec write a
 # Chrome trace that check_trace.py validates (tracks, the kernel's slice and arguments, one
-# CTA slice per CTA on the workers, nesting, flows; parked spans); --deterministic gives the same events in
-# the same order; a cap stops recording with a note; an unwritable path is one line, exit 2,
-# nothing run; --trace-warps is refused until the emulator reports warps. The loom exec part
-# needs nvcc (tests/cuda/build.sh): without it the rest runs and the test says skipped (77).
+# CTA slice per CTA on the workers, nesting, flows; parked spans); --deterministic gives the
+# same events in the same order; a cap stops recording with a note; an unwritable path is
+# one line, exit 2, nothing run; --trace-warps is refused until the emulator reports warps.
+# The loom exec part needs nvcc (tests/cuda/build.sh): without it the rest runs and the
+# test says skipped (77).
 set -u
 top_builddir=$(cd "${top_builddir:-.}" && pwd)
 top_srcdir=$(cd "${top_srcdir:-${srcdir:-.}}" && pwd)
