@@ -34,6 +34,7 @@ static void usage(FILE *out)
 {
     fputs("usage: loom exec [--workers N] [--stats[=brief|=launches|=json FILE]] [--deterministic] [--no-check]\n"
           "                 [--initcheck] [--racecheck] [--device PRESET] [--timeout S] [--simt POLICY]\n"
+          "                 [--trace FILE.json] [--trace-cap N] [--trace-warps]\n"
           "                 PROGRAM [ARGS...]\n"
           "(loom help exec describes the options)\n", out);
 }
@@ -273,9 +274,48 @@ static const char *option_value(int argc, char **argv, int *i, const char *name)
     return argv[++*i];
 }
 
+/* --trace FILE: the file is created here, before the program starts, so that an unwritable
+ * path is one line and exit status 2 with nothing run; the program's runtime writes it at exit. */
+static int trace_option(const char *path)
+{
+    if (!*path) {
+        fprintf(stderr, "loom exec: --trace needs a file name\n");
+        return 2;
+    }
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "loom exec: cannot write the trace file '%s': %s\n", path, strerror(errno));
+        return 2;
+    }
+    /* an empty trace, valid JSON, should the program never use CUDA */
+    bool ok = fputs("{\"traceEvents\":[]}\n", f) >= 0;
+    if (fclose(f) != 0 || !ok) {
+        fprintf(stderr, "loom exec: cannot write the trace file '%s': %s\n", path, strerror(errno));
+        return 2;
+    }
+    /* absolute, should the program change its directory before its first CUDA call */
+    char abs[PATH_MAX], cwd[PATH_MAX];
+    if (path[0] != '/' && getcwd(cwd, sizeof cwd) && snprintf(abs, sizeof abs, "%s/%s", cwd, path) < (int)sizeof abs)
+        path = abs;
+    return set_env("LOOM_TRACE", path) ? 2 : 0;
+}
+
+/* --trace-warps: refused here while the device refuses it (a device asked for it says why). */
+static int trace_warps_option(void)
+{
+    struct loom_device *dev = NULL;
+    if (loom_device_create(&(struct loom_device_config){ .workers = 1, .trace_warps = true }, &dev) != LOOM_OK) {
+        fprintf(stderr, "loom exec: %s\n", loom_device_error(NULL));
+        return 2;
+    }
+    loom_device_destroy(dev);
+    return set_env("LOOM_TRACE_WARPS", "1") ? 2 : 0;
+}
+
 int loom_cmd_exec(int argc, char **argv)
 {
     int i = 1;
+    bool traced = false, trace_extra = false;
     for (; i < argc && argv[i][0] == '-'; i++) {
         const char *a = argv[i], *v;
         if (strcmp(a, "--") == 0) {
@@ -388,6 +428,26 @@ int loom_cmd_exec(int argc, char **argv)
             }
             if (set_env("LOOM_DUMP_PTX", v))
                 return 2;
+        } else if ((v = option_value(argc, argv, &i, "--trace-cap"))) {
+            char *end;
+            unsigned long long n = strtoull(v, &end, 10);
+            if (!*v && !strchr(a, '='))
+                return 2;
+            if (!*v || *end || n == 0 || *v == '-') {
+                fprintf(stderr, "loom exec: --trace-cap wants a whole number of events above 0, not '%s'\n", v);
+                return 2;
+            }
+            if (set_env("LOOM_TRACE_CAP", v))
+                return 2;
+            trace_extra = true;
+        } else if (strcmp(a, "--trace-warps") == 0) {
+            if (trace_warps_option())
+                return 2;
+            trace_extra = true;
+        } else if ((v = option_value(argc, argv, &i, "--trace"))) {
+            if ((!*v && !strchr(a, '=')) || trace_option(v))
+                return 2;
+            traced = true;
         } else if ((v = option_value(argc, argv, &i, "--simt"))) {
             char why[256];
             if (loom_simt_check(v, why, sizeof why) != LOOM_OK) {
@@ -416,6 +476,10 @@ int loom_cmd_exec(int argc, char **argv)
     }
     if (i >= argc) {
         usage(stderr);
+        return 2;
+    }
+    if (trace_extra && !traced) {
+        fprintf(stderr, "loom exec: --trace-cap and --trace-warps need --trace FILE.json\n");
         return 2;
     }
     const char *prog = argv[i];

@@ -118,9 +118,12 @@ struct run_arg {
 struct run_opts {
     const char *file, *kernel, *device;
     unsigned grid[3], block[3];
-    bool have_grid, have_block, have_shared, have_workers, have_timeout, have_watchdog, have_simt;
+    bool have_grid, have_block, have_shared, have_workers, have_timeout, have_watchdog, have_simt, have_trace_cap;
     double watchdog;
     const char *simt;
+    const char *trace;          /* --trace FILE.json */
+    uint64_t trace_cap;         /* --trace-cap N */
+    bool trace_warps;
     uint64_t shared;
     unsigned workers;
     double timeout;
@@ -570,7 +573,7 @@ static bool once(bool *seen, const char *opt)
 /* Parses the command line into o. Returns 0 to run, -1 after --help, or an exit status. */
 static int parse_options(int argc, char **argv, struct run_opts *o)
 {
-    bool seen_kernel = false, seen_device = false;
+    bool seen_kernel = false, seen_device = false, seen_trace = false;
     o->args = calloc((size_t)argc + 1, sizeof *o->args);
     if (!o->args) {
         run_error("out of memory");
@@ -620,6 +623,14 @@ static int parse_options(int argc, char **argv, struct run_opts *o)
                 }
                 o->stats_json = argv[++i];
             }
+            continue;
+        }
+        if (!strcmp(name, "--trace-warps")) {
+            if (eq) {
+                run_error("%s takes no value", name);
+                return RUN_USAGE_ERROR;
+            }
+            o->trace_warps = true;
             continue;
         }
         if (!strcmp(name, "--no-check") || !strcmp(name, "--deterministic") ||
@@ -693,6 +704,22 @@ static int parse_options(int argc, char **argv, struct run_opts *o)
             if (!once(&seen_device, name) || !(v = opt_value(argc, argv, &i, eq)))
                 return RUN_USAGE_ERROR;
             o->device = v;
+        } else if (!strcmp(name, "--trace")) {
+            if (!once(&seen_trace, name) || !(v = opt_value(argc, argv, &i, eq)))
+                return RUN_USAGE_ERROR;
+            if (!*v) {
+                run_error("--trace needs a file name");
+                return RUN_USAGE_ERROR;
+            }
+            o->trace = v;
+        } else if (!strcmp(name, "--trace-cap")) {
+            if (!once(&o->have_trace_cap, name) || !(v = opt_value(argc, argv, &i, eq)))
+                return RUN_USAGE_ERROR;
+            if (!parse_decimal(v, strlen(v), &n) || n == 0) {
+                run_error("--trace-cap '%s' must be a whole number of events above 0", v);
+                return RUN_USAGE_ERROR;
+            }
+            o->trace_cap = n;
         } else if (!strcmp(name, "--simt")) {
             if (!once(&o->have_simt, name) || !(v = opt_value(argc, argv, &i, eq)))
                 return RUN_USAGE_ERROR;
@@ -706,6 +733,10 @@ static int parse_options(int argc, char **argv, struct run_opts *o)
     }
     if (!o->file) {
         run_error("no PTX file given (%s)", RUN_USAGE);
+        return RUN_USAGE_ERROR;
+    }
+    if ((o->trace_warps || o->have_trace_cap) && !o->trace) {
+        run_error("%s needs --trace FILE.json", o->trace_warps ? "--trace-warps" : "--trace-cap");
         return RUN_USAGE_ERROR;
     }
     if (!o->have_grid || !o->have_block) {
@@ -1000,6 +1031,8 @@ static int run_one(struct run_opts *o, const char *simt, unsigned nth, FILE *jso
         .initcheck = o->initcheck, .racecheck = o->racecheck,
         .progress = !o->quiet && isatty(STDERR_FILENO),
         .watchdog_s = o->have_watchdog ? o->watchdog : 60, .simt = simt,
+        /* (the first policy's run only, when there are several) */
+        .trace_path = nth == 0 ? o->trace : NULL, .trace_cap = o->trace_cap, .trace_warps = o->trace_warps,
     };
     struct loom_device *dev = NULL;
     if (loom_device_create(&cfg, &dev) != LOOM_OK) {
@@ -1111,6 +1144,11 @@ static int run_one(struct run_opts *o, const char *simt, unsigned nth, FILE *jso
     if (o->stats && !o->stats_json) {
         if (o->npolicies > 1) fprintf(stderr, "loom run: stats: under --simt %s:\n", simt);
         loom_stats_foreach(dev, print_stats, NULL);
+    }
+    /* the trace last: the outputs are written whatever becomes of it */
+    if (o->trace && nth == 0 && loom_device_trace_flush(dev) != LOOM_OK) {
+        run_error("%s", loom_device_error(dev));
+        rc = RUN_KERNEL_ERROR;
     }
 out:
     /* Statistics of what ran, even when the kernel failed: this device's run. */

@@ -178,6 +178,11 @@ static void exit_hook(void)
         if (!f || loom_stats_write_json(rt.dev, f, exe) != LOOM_OK || fclose(f) != 0)
             fprintf(stderr, "loom: cannot write the statistics to '%s': %s\n", json, strerror(errno));
     }
+    /* the device is never destroyed (the process ends), so the trace is written here, once
+     * the program's own output is out; a failure is one line on stderr */
+    fflush(stdout);
+    if (loom_device_trace_flush(rt.dev) != LOOM_OK)
+        fprintf(stderr, "loom: %s\n", loom_device_error(rt.dev));
     if (rt.error_summary || rt.leak_check || rt.error_exitcode)
         error_summary();
 }
@@ -215,6 +220,12 @@ static void init_device(void)
     const char *t = getenv("LOOM_TIMEOUT");
     if (t && *t)
         cfg.timeout_s = strtod(t, NULL);
+    /* loom exec --trace FILE (it created the file, so a bad path was refused before the
+     * program ran); exit_hook writes it */
+    const char *trace = getenv("LOOM_TRACE"), *cap = getenv("LOOM_TRACE_CAP");
+    cfg.trace_path = trace && *trace ? trace : NULL;
+    cfg.trace_cap = cap && *cap ? strtoull(cap, NULL, 10) : 0;
+    cfg.trace_warps = env_flag("LOOM_TRACE_WARPS");
     enum loom_status s = loom_device_create(&cfg, &rt.dev);
     if (s != LOOM_OK) {
         fprintf(stderr, "loom: cannot create the emulated device: %s\n", loom_device_error(NULL));

@@ -37,7 +37,7 @@ static const struct { const char *name, *text; } status_table[LOOM_STATUS_COUNT_
     [LOOM_ERR_TIMEOUT] = { "LOOM_ERR_TIMEOUT", "kernel exceeded its time limit" },
     [LOOM_ERR_LAUNCH_FAILED] = { "LOOM_ERR_LAUNCH_FAILED", "kernel failed" },
     [LOOM_ERR_NOT_READY] = { "LOOM_ERR_NOT_READY", "work not finished" },
-    [LOOM_ERR_IO] = { "LOOM_ERR_IO", "file could not be read" },
+    [LOOM_ERR_IO] = { "LOOM_ERR_IO", "file could not be read or written" },
     [LOOM_ERR_INTERNAL] = { "LOOM_ERR_INTERNAL", "internal error" },
     [LOOM_ERR_INTERRUPTED] = { "LOOM_ERR_INTERRUPTED", "kernel interrupted" },
     [LOOM_ERR_NOT_PERMITTED] = { "LOOM_ERR_NOT_PERMITTED", "operation not permitted here" },
@@ -87,6 +87,36 @@ static enum loom_status waits_in_host_func(const char *what)
     return fail(LOOM_ERR_NOT_PERMITTED, "%s inside a host function (stream callback): it would wait for the "
                 "stream that runs the host function", what);
 }
+
+/* ---- Host API slices in the trace ----------------------------------------------------
+ * API_TRACE(dev, "cudaMalloc") at the top of a public function opens the slice of the call
+ * on the calling thread's host track; it is recorded when the function returns (a cleanup
+ * variable), with api_.bytes as its argument when the function set api_.sized. Without a
+ * trace the cost is a NULL check. */
+struct api_span {
+    struct loom_trace *t;
+    const char *name;
+    uint64_t t0, bytes;
+    bool sized;
+};
+
+static void api_span_end(struct api_span *a)
+{
+    if (!a->t) return;
+    char args[48];
+    if (a->sized) snprintf(args, sizeof args, "{\"bytes\":%llu}", (unsigned long long)a->bytes);
+    loom_trace_api(a->t, a->name, a->t0, sched_now_ns(), a->sized ? args : NULL);
+}
+
+static struct api_span api_span_begin(struct loom_device *dev, const char *name)
+{
+    struct loom_trace *t = dev ? dev->trace : NULL;
+    return (struct api_span){ .t = t, .name = name, .t0 = t ? sched_now_ns() : 0 };
+}
+
+#define API_TRACE(dev, name) \
+    struct api_span api_ __attribute__((cleanup(api_span_end))) = api_span_begin((dev), (name))
+#define API_BYTES(n) (api_.bytes = (n), api_.sized = true)
 
 const char *loom_device_error(struct loom_device *dev)
 {
@@ -188,6 +218,8 @@ enum loom_status loom_simt_check(const char *spec, char *msg, size_t size)
 enum loom_status loom_device_create(const struct loom_device_config *cfg, struct loom_device **out_dev)
 {
     if (!out_dev) return fail(LOOM_ERR_INVALID_VALUE, "loom_device_create: out_dev is NULL");
+    if (cfg && cfg->trace_warps && !LOOM_TRACE_WARPS_WIRED)
+        return fail(LOOM_ERR_UNSUPPORTED, "--trace-warps: not supported yet");
     struct loom_device *d = calloc(1, sizeof *d);
     if (!d) return fail(LOOM_ERR_OUT_OF_MEMORY, "out of host memory");
     if (cfg) d->cfg = *cfg;
@@ -205,6 +237,18 @@ enum loom_status loom_device_create(const struct loom_device_config *cfg, struct
         return fail(LOOM_ERR_INVALID_VALUE, "%s", simt_err);
     }
     d->cfg.simt = NULL;                  /* (the caller's string need not outlive the call) */
+    if (d->cfg.trace_path) {
+        /* the file is created now: an unwritable path fails before anything runs */
+        char err[512];
+        struct loom_trace_opts to = { .path = d->cfg.trace_path, .cap = d->cfg.trace_cap,
+                                      .warps = d->cfg.trace_warps, .origin_ns = sched_now_ns() };
+        if (!(d->trace = loom_trace_open(&to, err, sizeof err))) {
+            free(d);
+            return fail(LOOM_ERR_IO, "%s", err);
+        }
+        d->cfg.trace_path = loom_trace_path(d->trace);
+        loom_trace_name_track(d->trace, LOOM_TRACE_STREAM_TRACK(0), "stream 0 (default)");
+    }
     /* 0: one per core the process may run on, counted by the pool thread. */
     d->workers = d->cfg.workers ? d->cfg.workers : env_unsigned("LOOM_WORKERS", 0);
     if (getenv("LOOM_NO_CHECK") && *getenv("LOOM_NO_CHECK") && strcmp(getenv("LOOM_NO_CHECK"), "0"))
@@ -214,6 +258,7 @@ enum loom_status loom_device_create(const struct loom_device_config *cfg, struct
     d->mem = mem_space_create(d->props.total_global_mem);
     if (d->mem && d->cfg.initcheck && !(d->checker = emu_check_create(d->mem))) {
         mem_space_destroy(d->mem);
+        loom_trace_close(d->trace);
         free(d);
         return fail(LOOM_ERR_OUT_OF_MEMORY, "out of host memory");
     }
@@ -223,6 +268,7 @@ enum loom_status loom_device_create(const struct loom_device_config *cfg, struct
     if (!d->mem || !d->host) {
         emu_host_destroy(d->host);
         mem_space_destroy(d->mem);
+        loom_trace_close(d->trace);
         free(d);
         return fail(LOOM_ERR_OUT_OF_MEMORY, "out of host memory");
     }
@@ -246,12 +292,13 @@ enum loom_status loom_device_create(const struct loom_device_config *cfg, struct
         .workers = d->cfg.deterministic ? 1 : d->workers, .pin = pin, .stats = d->cfg.stats,
         .coresident = (unsigned)(d->props.multiprocessors * d->preset->sm.max_ctas),
         .timeout_s = d->cfg.timeout_s, .progress = d->cfg.progress, .watchdog_s = d->cfg.watchdog_s,
-        .host = d->host,
+        .host = d->host, .trace = d->trace,
     };
     d->sched = sched_create(&sc);
     if (!d->sched) {
         emu_host_destroy(d->host);
         mem_space_destroy(d->mem);
+        loom_trace_close(d->trace);
         pthread_mutex_destroy(&d->lock);
         free(d);
         return fail(LOOM_ERR_OUT_OF_MEMORY, "cannot start the worker pool");
@@ -321,6 +368,14 @@ void loom_device_destroy(struct loom_device *dev)
     sched_destroy(dev->sched);
     while (dev->modules) loom_module_unload(dev->modules);
     emu_host_flush(dev->host);
+    if (dev->trace) {
+        /* the program's output is out (flushed above); a trace that cannot be written says
+         * so on stderr, as nothing can return an error from here */
+        char err[512];
+        if (loom_trace_dirty(dev->trace) && !loom_trace_write(dev->trace, err, sizeof err))
+            fprintf(stderr, "loom: %s\n", err);
+        loom_trace_close(dev->trace);
+    }
     emu_host_destroy(dev->host);
     emu_check_destroy(dev->checker);
     mem_space_destroy(dev->mem);
@@ -329,12 +384,21 @@ void loom_device_destroy(struct loom_device *dev)
     free(dev);
 }
 
+enum loom_status loom_device_trace_flush(struct loom_device *dev)
+{
+    if (!dev) return fail(LOOM_ERR_INVALID_VALUE, "loom_device_trace_flush: NULL device");
+    char err[512];
+    if (dev->trace && !loom_trace_write(dev->trace, err, sizeof err)) return fail(LOOM_ERR_IO, "%s", err);
+    return LOOM_OK;
+}
+
 unsigned loom_device_workers(struct loom_device *dev) { return dev && dev->sched ? sched_workers(dev->sched) : 0; }
 
 void loom_device_props(const struct loom_device *dev, struct loom_device_props *out_props) { *out_props = dev->props; }
 
 enum loom_status loom_device_reset(struct loom_device *dev)
 {
+    API_TRACE(dev, "cudaDeviceReset");
     if (sched_in_host_func()) return waits_in_host_func("loom_device_reset");
     sched_wait_idle(dev->sched);
     emu_host_flush(dev->host);
@@ -492,6 +556,7 @@ static enum loom_status input_too_big(const char *name)
 enum loom_status loom_module_load_text(struct loom_device *dev, const char *text, size_t len, const char *name,
                                        struct loom_module **out_mod)
 {
+    API_TRACE(dev, "cuModuleLoadData");
     if (!dev || !text || !out_mod) return fail(LOOM_ERR_INVALID_VALUE, "loom_module_load_text: NULL argument");
     if (len > PTX_MAX_INPUT_BYTES) return input_too_big(name ? name : "<ptx>");
     struct ptx_diags dg;
@@ -731,6 +796,8 @@ enum loom_status loom_kernel_set_max_dynamic_shared(struct loom_kernel *k, size_
 /* ---- Memory ------------------------------------------------------------------------ */
 enum loom_status loom_malloc(struct loom_device *dev, size_t size, uint64_t *out_addr)
 {
+    API_TRACE(dev, "cudaMalloc");
+    API_BYTES(size);
     if (!dev || !out_addr) return fail(LOOM_ERR_INVALID_VALUE, "loom_malloc: NULL argument");
     if (mem_alloc(dev->mem, size, MEM_DEVICE, NULL, out_addr) != 0)
         return fail(LOOM_ERR_OUT_OF_MEMORY, "out of device memory allocating %zu bytes", size);
@@ -739,6 +806,8 @@ enum loom_status loom_malloc(struct loom_device *dev, size_t size, uint64_t *out
 
 enum loom_status loom_malloc_managed(struct loom_device *dev, size_t size, uint64_t *out_addr)
 {
+    API_TRACE(dev, "cudaMallocManaged");
+    API_BYTES(size);
     if (!dev || !out_addr) return fail(LOOM_ERR_INVALID_VALUE, "loom_malloc_managed: NULL argument");
     if (mem_alloc(dev->mem, size, MEM_DEVICE | MEM_MANAGED, NULL, out_addr) != 0)
         return fail(LOOM_ERR_OUT_OF_MEMORY, "out of device memory allocating %zu bytes", size);
@@ -747,6 +816,7 @@ enum loom_status loom_malloc_managed(struct loom_device *dev, size_t size, uint6
 
 enum loom_status loom_free(struct loom_device *dev, uint64_t addr)
 {
+    API_TRACE(dev, "cudaFree");
     if (!addr) return LOOM_OK;
     if (mem_free_user(dev->mem, addr) != 0)
         return fail(LOOM_ERR_INVALID_POINTER, "0x%llx is not the start of a live device allocation",
@@ -796,9 +866,33 @@ static enum loom_status submit(struct loom_device *dev, struct sched_op *op, boo
         free(op);
         return waits_in_host_func(what);
     }
+    uint64_t t_submit = dev->trace ? sched_now_ns() : 0;
+    const char *flow = op->kind == SCHED_OP_KERNEL ? "launch" : op->kind == SCHED_OP_COPY ? "copy"
+                       : op->kind == SCHED_OP_SET ? "memset" : op->kind == SCHED_OP_HOST ? "host function" : NULL;
     uint64_t seq = sched_submit(dev->sched, op);
+    if (dev->trace && flow) loom_trace_flow_out(dev->trace, flow, seq, t_submit);
     if ((wait || dev->cfg.deterministic) && !in_host) sched_wait_stream(dev->sched, st, seq);
     return LOOM_OK;
+}
+
+/* "memcpy HtoD" ...: the copy's direction from its addresses: D a device allocation, M
+ * managed memory (cudaMallocManaged, and cudaMallocHost, which the runtime makes the same
+ * way), H any other host memory. */
+static const char *copy_name(struct loom_device *dev, const void *dst, const void *src)
+{
+    static const char *const names[3][3] = {
+        { "memcpy HtoH", "memcpy HtoD", "memcpy HtoM" },
+        { "memcpy DtoH", "memcpy DtoD", "memcpy DtoM" },
+        { "memcpy MtoH", "memcpy MtoD", "memcpy MtoM" },
+    };
+    mem_read_begin(dev->mem);
+    const struct mem_alloc *a[2] = { mem_find(dev->mem, (uint64_t)(uintptr_t)src, 1),
+                                     mem_find(dev->mem, (uint64_t)(uintptr_t)dst, 1) };
+    unsigned side[2];
+    for (int i = 0; i < 2; i++)
+        side[i] = !a[i] || !(a[i]->flags & MEM_DEVICE) ? 0 : a[i]->flags & MEM_MANAGED ? 2 : 1;
+    mem_read_end(dev->mem);
+    return names[side[0]][side[1]];
 }
 
 static enum loom_status copy_op(struct loom_device *dev, void *dst, const void *src, size_t n,
@@ -809,6 +903,7 @@ static enum loom_status copy_op(struct loom_device *dev, void *dst, const void *
     struct sched_op *op = new_op(SCHED_OP_COPY, stream);
     if (!op) return fail(LOOM_ERR_OUT_OF_MEMORY, "out of host memory");
     op->dst = dst; op->src = src; op->n = n;
+    if (dev->trace) op->trace_name = copy_name(dev, dst, src);
     if (dev->checker) emu_check_host_write(dev->checker, (uint64_t)(uintptr_t)dst, n);
     return submit(dev, op, wait);
 }
@@ -816,6 +911,8 @@ static enum loom_status copy_op(struct loom_device *dev, void *dst, const void *
 /* Blocking copies and sets flush kernel printf output, as CUDA does. */
 enum loom_status loom_memcpy(struct loom_device *dev, void *dst, const void *src, size_t n)
 {
+    API_TRACE(dev, "cudaMemcpy");
+    API_BYTES(n);
     enum loom_status st = copy_op(dev, dst, src, n, NULL, true);
     emu_host_flush(dev->host);
     return st;
@@ -824,6 +921,8 @@ enum loom_status loom_memcpy(struct loom_device *dev, void *dst, const void *src
 enum loom_status loom_memcpy_async(struct loom_device *dev, void *dst, const void *src, size_t n,
                                    struct loom_stream *stream)
 {
+    API_TRACE(dev, "cudaMemcpyAsync");
+    API_BYTES(n);
     return copy_op(dev, dst, src, n, stream, false);
 }
 
@@ -839,12 +938,15 @@ static enum loom_status set_op(struct loom_device *dev, uint64_t addr, int value
     struct sched_op *op = new_op(SCHED_OP_SET, stream);
     if (!op) return fail(LOOM_ERR_OUT_OF_MEMORY, "out of host memory");
     op->dst = (void *)(uintptr_t)addr; op->value = value; op->n = n;
+    op->trace_name = "memset";
     if (dev->checker) emu_check_host_write(dev->checker, addr, n);
     return submit(dev, op, wait);
 }
 
 enum loom_status loom_memset(struct loom_device *dev, uint64_t addr, int value, size_t n)
 {
+    API_TRACE(dev, "cudaMemset");
+    API_BYTES(n);
     enum loom_status st = set_op(dev, addr, value, n, NULL, true);
     emu_host_flush(dev->host);
     return st;
@@ -893,6 +995,8 @@ enum loom_status loom_host_unregister(struct loom_device *dev, void *p)
 enum loom_status loom_memset_async(struct loom_device *dev, uint64_t addr, int value, size_t n,
                                    struct loom_stream *stream)
 {
+    API_TRACE(dev, "cudaMemsetAsync");
+    API_BYTES(n);
     return set_op(dev, addr, value, n, stream, false);
 }
 
@@ -1044,6 +1148,25 @@ static void record_stats(struct loom_device *dev, const struct sched_grid *g)
     pthread_mutex_unlock(&dev->lock);
 }
 
+/* The kernel's slice on its stream's track, from its start to now, with the launch's shape,
+ * and the end of the flow from the cudaLaunchKernel that queued it. */
+static void trace_kernel(struct loom_trace *t, const struct sched_grid *g)
+{
+    char args[1536], name[1024];
+    const struct emu_launch *L = &g->L;
+    int n = snprintf(args, sizeof args, "{\"kernel\":\"");
+    for (const char *c = loom_demangle(g->k->ir->name, name, sizeof name); *c && n < 1200; c++)
+        if (*c != '"' && *c != '\\' && (unsigned char)*c >= 0x20) args[n++] = *c;
+    snprintf(args + n, sizeof args - (size_t)n, "\",\"grid\":[%u,%u,%u],\"block\":[%u,%u,%u],\"shared\":%zu,"
+             "\"args\":%u,\"gridid\":%u,\"ctas\":%llu,\"faulted\":%s}", L->grid[0], L->grid[1], L->grid[2],
+             L->block[0], L->block[1], L->block[2], (size_t)L->dyn_shared, g->k->nparams, (unsigned)L->gridid,
+             (unsigned long long)g->nctas, atomic_load(&g->fault_set) ? "true" : "false");
+    unsigned track = LOOM_TRACE_STREAM_TRACK(g->op->stream->id);
+    const char *label = g->trace_name ? g->trace_name : "kernel";
+    loom_trace_slice(t, track, label, g->tl.start_ns, sched_now_ns(), args);
+    loom_trace_flow_in(t, track, "launch", g->op->seq, g->tl.start_ns);
+}
+
 /* Called by the scheduler (under its lock) when every CTA has finished. */
 static void grid_done(struct sched_grid *g)
 {
@@ -1051,6 +1174,7 @@ static void grid_done(struct sched_grid *g)
     mem_read_end(dev->mem);
     if (g->L.grid_workspace) mem_free(dev->mem, g->L.grid_workspace);
     if (dev->cfg.stats) record_stats(dev, g);
+    if (dev->trace) trace_kernel(dev->trace, g);
     if (atomic_load(&g->fault_set)) {
         pthread_mutex_lock(&dev->lock);
         /* The host thread reads sticky without the lock, then sticky_msg: the
@@ -1067,6 +1191,7 @@ static void grid_done(struct sched_grid *g)
 enum loom_status loom_launch(struct loom_device *dev, struct loom_kernel *k, const struct loom_launch_config *cfg,
                              void **args)
 {
+    API_TRACE(dev, "cudaLaunchKernel");
     if (!dev || !k || !cfg) return fail(LOOM_ERR_INVALID_VALUE, "loom_launch: NULL argument");
     if (dev->sticky != LOOM_OK) return fail(dev->sticky, "%s", dev->sticky_msg);
     emu_host_flush(dev->host);   /* CUDA flushes printf output at the start of a launch */
@@ -1140,6 +1265,10 @@ enum loom_status loom_launch(struct loom_device *dev, struct loom_kernel *k, con
     }
     atomic_init(&g->refs, 1);
     g->on_done = grid_done;
+    if (dev->trace) {
+        char name[64];
+        g->trace_name = loom_trace_intern(dev->trace, loom_short_name(k->ir->name, 48, name, sizeof name));
+    }
     op->grid = g;
     mem_read_begin(dev->mem);   /* until grid_done: its CTAs look allocations up */
     return submit(dev, op, false);
@@ -1148,9 +1277,15 @@ enum loom_status loom_launch(struct loom_device *dev, struct loom_kernel *k, con
 /* ---- Streams and events ------------------------------------------------------------ */
 enum loom_status loom_stream_create(struct loom_device *dev, unsigned flags, int priority, struct loom_stream **out)
 {
+    API_TRACE(dev, "cudaStreamCreate");
     if (!dev || !out) return fail(LOOM_ERR_INVALID_VALUE, "loom_stream_create: NULL argument");
     struct loom_stream *s = sched_stream_new(dev->sched, flags, priority);
     if (!s) return fail(LOOM_ERR_OUT_OF_MEMORY, "out of host memory");
+    if (dev->trace) {
+        char name[64];
+        snprintf(name, sizeof name, "stream %u%s", s->id, flags & LOOM_STREAM_NON_BLOCKING ? " (non-blocking)" : "");
+        loom_trace_name_track(dev->trace, LOOM_TRACE_STREAM_TRACK(s->id), name);
+    }
     s->dev = dev;
     *out = s;
     return LOOM_OK;
@@ -1158,6 +1293,7 @@ enum loom_status loom_stream_create(struct loom_device *dev, unsigned flags, int
 
 enum loom_status loom_stream_destroy(struct loom_stream *s)
 {
+    API_TRACE(s ? s->dev : NULL, "cudaStreamDestroy");
     if (!s || s->is_default) return fail(LOOM_ERR_INVALID_VALUE, "invalid stream");
     sched_stream_free(s->dev->sched, s);
     return LOOM_OK;
@@ -1165,6 +1301,7 @@ enum loom_status loom_stream_destroy(struct loom_stream *s)
 
 enum loom_status loom_stream_synchronize(struct loom_stream *s)
 {
+    API_TRACE(s ? s->dev : NULL, "cudaStreamSynchronize");
     if (!s) return fail(LOOM_ERR_INVALID_VALUE, "loom_stream_synchronize: NULL stream (use loom_synchronize)");
     if (sched_in_host_func()) return waits_in_host_func("loom_stream_synchronize");
     sched_wait_stream(s->dev->sched, s, 0);
@@ -1183,12 +1320,14 @@ enum loom_status loom_stream_query(struct loom_stream *s)
 
 enum loom_status loom_device_stream_query(struct loom_device *dev, struct loom_stream *s)
 {
+    API_TRACE(dev, "cudaStreamQuery");
     if (!dev) return fail(LOOM_ERR_INVALID_VALUE, "loom_device_stream_query: NULL device");
     return sched_stream_idle(dev->sched, s) ? LOOM_OK : LOOM_ERR_NOT_READY;
 }
 
 enum loom_status loom_stream_wait_event(struct loom_stream *s, struct loom_event *e)
 {
+    API_TRACE(e ? e->dev : NULL, "cudaStreamWaitEvent");
     if (!e) return fail(LOOM_ERR_INVALID_VALUE, "invalid event");
     struct loom_device *dev = e->dev;
     struct sched_op *op = new_op(SCHED_OP_WAIT_EVENT, s);
@@ -1202,6 +1341,7 @@ enum loom_status loom_stream_wait_event(struct loom_stream *s, struct loom_event
 
 enum loom_status loom_stream_add_host_func(struct loom_stream *s, void (*fn)(void *), void *data)
 {
+    API_TRACE(s ? s->dev : NULL, "cudaLaunchHostFunc");
     if (!fn) return fail(LOOM_ERR_INVALID_VALUE, "loom_stream_add_host_func: NULL function");
     struct loom_device *dev = s ? s->dev : NULL;
     if (!dev) return fail(LOOM_ERR_INVALID_VALUE, "loom_stream_add_host_func: NULL stream");
@@ -1214,6 +1354,7 @@ enum loom_status loom_stream_add_host_func(struct loom_stream *s, void (*fn)(voi
 /* Host work on the default stream of a device (streams carry their device). */
 enum loom_status loom_device_add_host_func(struct loom_device *dev, void (*fn)(void *), void *data)
 {
+    API_TRACE(dev, "cudaLaunchHostFunc");
     if (!dev || !fn) return fail(LOOM_ERR_INVALID_VALUE, "loom_device_add_host_func: NULL argument");
     struct sched_op *op = new_op(SCHED_OP_HOST, NULL);
     if (!op) return fail(LOOM_ERR_OUT_OF_MEMORY, "out of host memory");
@@ -1223,6 +1364,7 @@ enum loom_status loom_device_add_host_func(struct loom_device *dev, void (*fn)(v
 
 enum loom_status loom_synchronize(struct loom_device *dev)
 {
+    API_TRACE(dev, "cudaDeviceSynchronize");
     if (sched_in_host_func()) return waits_in_host_func("loom_synchronize");
     sched_wait_idle(dev->sched);
     mem_quiesce(dev->mem);
@@ -1234,6 +1376,7 @@ enum loom_status loom_synchronize(struct loom_device *dev)
 
 enum loom_status loom_event_create(struct loom_device *dev, unsigned flags, struct loom_event **out)
 {
+    API_TRACE(dev, "cudaEventCreate");
     struct loom_event *e = calloc(1, sizeof *e);
     if (!e) return fail(LOOM_ERR_OUT_OF_MEMORY, "out of host memory");
     e->dev = dev;
@@ -1244,6 +1387,7 @@ enum loom_status loom_event_create(struct loom_device *dev, unsigned flags, stru
 
 enum loom_status loom_event_destroy(struct loom_event *e)
 {
+    API_TRACE(e ? e->dev : NULL, "cudaEventDestroy");
     if (!e) return fail(LOOM_ERR_INVALID_VALUE, "invalid event");
     /* As in CUDA, this returns at once: records and waits still pending that name the
      * event keep it, and the last of them frees it. */
@@ -1258,6 +1402,7 @@ enum loom_status loom_event_destroy(struct loom_event *e)
 
 enum loom_status loom_event_record(struct loom_event *e, struct loom_stream *s)
 {
+    API_TRACE(e ? e->dev : NULL, "cudaEventRecord");
     if (!e) return fail(LOOM_ERR_INVALID_VALUE, "invalid event");
     struct loom_device *dev = e->dev;
     struct sched_op *op = new_op(SCHED_OP_RECORD_EVENT, s);
@@ -1271,6 +1416,7 @@ enum loom_status loom_event_record(struct loom_event *e, struct loom_stream *s)
 
 enum loom_status loom_event_synchronize(struct loom_event *e)
 {
+    API_TRACE(e ? e->dev : NULL, "cudaEventSynchronize");
     if (!e) return fail(LOOM_ERR_INVALID_VALUE, "invalid event");
     struct sched *s = e->dev->sched;
     pthread_mutex_lock(&s->lock);
@@ -1286,6 +1432,7 @@ enum loom_status loom_event_synchronize(struct loom_event *e)
 
 enum loom_status loom_event_query(struct loom_event *e)
 {
+    API_TRACE(e ? e->dev : NULL, "cudaEventQuery");
     if (!e) return fail(LOOM_ERR_INVALID_VALUE, "invalid event");
     struct sched *s = e->dev->sched;
     pthread_mutex_lock(&s->lock);
@@ -1296,6 +1443,7 @@ enum loom_status loom_event_query(struct loom_event *e)
 
 enum loom_status loom_event_elapsed_ms(struct loom_event *a, struct loom_event *b, float *out_ms)
 {
+    API_TRACE(a ? a->dev : NULL, "cudaEventElapsedTime");
     if (!a || !b || !out_ms) return fail(LOOM_ERR_INVALID_VALUE, "invalid event");
     if (!a->record_gen || !b->record_gen) return fail(LOOM_ERR_INVALID_VALUE, "event not recorded");
     if (loom_event_query(a) != LOOM_OK || loom_event_query(b) != LOOM_OK)

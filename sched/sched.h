@@ -12,6 +12,7 @@
 #include "emu/emu_report.h"
 #include "loom/loom.h"
 #include "memory/mem.h"
+#include "observe/trace.h"
 #include "sched/sched_preset.h"
 
 /* ---- Scheduler (sched_pool.c) ------------------------------------------------ */
@@ -33,6 +34,7 @@ struct sched_op {
     void (*fn)(void *); void *data;                    /* HOST */
     struct loom_event *event; uint64_t event_gen;      /* RECORD_EVENT, WAIT_EVENT */
     struct sched_grid *grid;                           /* KERNEL */
+    const char *trace_name;         /* COPY, SET: its slice's name in the trace (tracing on) */
 };
 
 /* Residency over time, sampled while a grid runs when statistics are on: bins of
@@ -78,6 +80,7 @@ struct sched_grid {
     struct sched_timeline tl;
     atomic_flag simt_busy;          /* guards simt (statistics on) */
     struct emu_simt_stats simt;
+    const char *trace_name;         /* the kernel's short name, interned in the trace (tracing on) */
 };
 
 /* Which CTA a worker runs next: the plug-in point for concurrent-kernel policies.
@@ -113,6 +116,7 @@ struct sched_config {
     bool progress;                  /* a progress line for long kernels (sched_watch.c) */
     double watchdog_s;              /* the no-progress note (sched_watch.c); 0: none */
     struct emu_host *host;          /* printf output to flush before host callbacks */
+    struct loom_trace *trace;       /* the Chrome trace (observe/trace.h), or NULL */
 };
 
 struct sched {
@@ -145,6 +149,9 @@ struct sched {
     double watchdog_s;              /* no CTA finished for this long: a note of where warps are */
     _Atomic unsigned notes;         /* notes asked for: each worker describes its residents */
     bool progress_shown;            /* it is on the screen now (under lock) */
+    struct loom_trace *trace;       /* the Chrome trace (observe/trace.h), or NULL: CTA spans, copies,
+                                     * host functions and event records go there */
+    unsigned streams_made;          /* streams created, for their numbers (under lock) */
 };
 
 struct loom_stream {
@@ -153,6 +160,7 @@ struct loom_stream {
     unsigned flags;
     int priority;
     bool is_default;
+    unsigned id;                    /* 0 the default stream, then 1, 2 ... in creation order */
     struct sched_op *head, *tail;
     uint64_t submitted_seq, completed_seq;
 };
@@ -259,6 +267,7 @@ struct loom_device {
     struct sched *sched;
     struct emu_check *checker;      /* initcheck shadow (cfg.initcheck), else NULL */
     struct emu_simt_cfg simt;       /* the SIMT policy (cfg.simt or LOOM_SIMT) */
+    struct loom_trace *trace;       /* cfg.trace_path's recorder (observe/trace.h), or NULL */
 };
 
 #endif

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <hwloc.h>
+#include <inttypes.h>
 #include <omp.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -137,6 +138,12 @@ static void op_finish_locked(struct sched *s, struct sched_op *op)
         op->event->t = sched_now();
         op->event->done_gen = op->event_gen;
     }
+    if (s->trace && (op->kind == SCHED_OP_RECORD_EVENT || op->kind == SCHED_OP_WAIT_EVENT)) {
+        char args[48];
+        snprintf(args, sizeof args, "{\"generation\":%" PRIu64 "}", op->event_gen);
+        loom_trace_instant(s->trace, LOOM_TRACE_STREAM_TRACK(st->id),
+                           op->kind == SCHED_OP_RECORD_EVENT ? "event record" : "event wait", sched_now_ns(), args);
+    }
     if (op->kind == SCHED_OP_RECORD_EVENT || op->kind == SCHED_OP_WAIT_EVENT) sched_event_unref_locked(op->event);
     st->head = op->next;
     if (!st->head) st->tail = NULL;
@@ -152,10 +159,30 @@ static _Thread_local bool in_host_func;
 
 bool sched_in_host_func(void) { return in_host_func; }
 
+/* The slice of a copy, a set or a host function on its stream's track, begun at t0, and
+ * the end of the flow from the call that queued it (tracing on). */
+static void trace_simple(struct loom_trace *t, const struct sched_op *op, uint64_t t0)
+{
+    unsigned track = LOOM_TRACE_STREAM_TRACK(op->stream->id);
+    char args[96];
+    const char *name = op->trace_name            ? op->trace_name
+                       : op->kind == SCHED_OP_COPY ? "memcpy"
+                       : op->kind == SCHED_OP_SET  ? "memset"
+                                                   : "host function";
+    if (op->kind == SCHED_OP_COPY)
+        snprintf(args, sizeof args, "{\"bytes\":%zu,\"direction\":\"%s\"}", op->n,
+                 strncmp(name, "memcpy ", 7) == 0 ? name + 7 : "?");
+    else if (op->kind == SCHED_OP_SET)
+        snprintf(args, sizeof args, "{\"bytes\":%zu,\"value\":%d}", op->n, op->value);
+    loom_trace_slice(t, track, name, t0, sched_now_ns(), op->kind == SCHED_OP_HOST ? NULL : args);
+    loom_trace_flow_in(t, track, name, op->seq, t0);
+}
+
 /* Runs a copy, a set or a host function on the worker whose slot is ws. A host function
  * is marked in the slot while it runs, for the watchdog (sched_watch.c). */
 static void exec_simple(struct sched *s, struct sched_wslot *ws, struct sched_op *op)
 {
+    uint64_t t0 = s->trace ? sched_now_ns() : 0;
     switch (op->kind) {
     case SCHED_OP_COPY: memmove(op->dst, op->src, op->n); break;
     case SCHED_OP_SET: memset(op->dst, op->value, op->n); break;
@@ -172,6 +199,7 @@ static void exec_simple(struct sched *s, struct sched_wslot *ws, struct sched_op
         break;
     default: break;
     }
+    if (s->trace) trace_simple(s->trace, op, t0);
 }
 
 /* ---- Workers ---------------------------------------------------------------------
@@ -581,6 +609,14 @@ static void publish(struct worker *wk)
     wk->published = wk->busy;
 }
 
+/* A CTA's run span on the worker's track in the trace, begun at t0 and ended by st. */
+static void trace_span(struct loom_trace *t, unsigned worker, const struct sched_grid *g, const struct emu_cta *cta,
+                       uint64_t t0, enum emu_cta_state st)
+{
+    loom_trace_cta(t, worker, g->trace_name, cta->ctaid, g->L.gridid, t0, sched_now_ns(),
+                   st == EMU_CTA_YIELD ? "parked" : st == EMU_CTA_FAULT ? "fault" : "done");
+}
+
 /* Runs one slice of each resident CTA in turn. Returns whether any ran. */
 static bool run_residents(struct worker *wk)
 {
@@ -597,6 +633,7 @@ static bool run_residents(struct worker *wk)
         any = true;
         struct sched_grid *g = r->grid;
         enum emu_cta_state st;
+        uint64_t t0 = s->trace ? sched_now_ns() : 0;
         uint64_t asserted = atomic_load_explicit(&g->assert_ns, memory_order_relaxed);
         if (asserted && sched_now_ns() - asserted > SCHED_ASSERT_GRACE_NS) stop_grid(s, g);
         if (atomic_load_explicit(&g->faulted, memory_order_relaxed)) st = EMU_CTA_DONE;
@@ -607,6 +644,7 @@ static bool run_residents(struct worker *wk)
             emu_cta_report_hang(r->cta, LOOM_ERR_INTERRUPTED, sched_now() - g->t_start);
             st = EMU_CTA_FAULT;
         } else st = emu_cta_run(r->cta, SCHED_SLICE);
+        if (s->trace) trace_span(s->trace, wk->id, g, r->cta, t0, st);
         if (s->stats) sample(s, g, false);
         if (st == EMU_CTA_YIELD) {
             atomic_fetch_add_explicit(&g->parks, 1, memory_order_relaxed);
@@ -772,6 +810,7 @@ struct sched *sched_create(const struct sched_config *cfg)
     s->progress = cfg->progress;
     s->watchdog_s = cfg->watchdog_s;
     s->host = cfg->host;
+    s->trace = cfg->trace;
     s->default_stream = calloc(1, sizeof *s->default_stream);
     if (!s->default_stream) { free(s); return NULL; }
     s->default_stream->is_default = true;
@@ -885,6 +924,7 @@ struct loom_stream *sched_stream_new(struct sched *s, unsigned flags, int priori
     st->flags = flags;
     st->priority = priority;
     pthread_mutex_lock(&s->lock);
+    st->id = ++s->streams_made;
     st->next = s->streams;
     s->streams = st;
     pthread_mutex_unlock(&s->lock);

@@ -101,3 +101,8 @@ tests_occupancy_occ_compare_SOURCES = tests/occupancy/occ_compare.c
 tests_occupancy_occ_compare_LDADD = libloom.la libloomemu.la libloommem.la libloomptx.la $(HWLOC_LIBS) $(FFI_LIBS) -lm
 TESTS += tests/occupancy/run.sh tests/occupancy/ptxas.sh
 EXTRA_DIST += tests/occupancy/run.sh tests/occupancy/ptxas.sh tests/occupancy/h100.txt tests/occupancy/cudaptx
+# observe/trace.c: the Chrome trace recorder (unit suite trace), and --trace under loom run and
+# loom exec validated by tests/observe/check_trace.py
+tests_unit_check_loom_SOURCES += tests/unit/check_trace.c
+TESTS += tests/observe/trace.sh
+EXTRA_DIST += tests/observe

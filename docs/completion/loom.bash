@@ -1,7 +1,7 @@
 # loom.bash -- bash completion for loom: commands, each command's options (read from
 # `loom help COMMAND`, so they are always the installed program's), presets after
-# --device, SIMT policies after --simt, a .ptx file's kernels after --kernel, .ptx files,
-# folders and programs.
+# --device, SIMT policies after --simt, a .ptx file's kernels after --kernel, .json files
+# after --trace, .ptx files, folders and programs.
 _loom()
 {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} cmd=${COMP_WORDS[1]:-}
@@ -18,6 +18,10 @@ _loom()
     --dump-ptx)
         COMPREPLY=($(compgen -d -- "$cur"))
         return ;;
+    --trace)
+        COMPREPLY=($(compgen -f -X '!*.json' -- "$cur") $(compgen -d -S / -- "$cur"))
+        compopt -o nospace 2>/dev/null
+        return ;;
     --simt)
         COMPREPLY=($(compgen -W "pdom its frontier dwf sbi swi sbi+swi" -- "$cur"))
         return ;;
@@ -28,7 +32,7 @@ _loom()
         done
         [ -f "$ptx" ] && COMPREPLY=($(compgen -W "$(sed -n 's/^[[:space:]]*\(\.visible[[:space:]]\+\)\{0,1\}\.entry[[:space:]]\+\([A-Za-z0-9_$.]*\).*/\2/p' "$ptx")" -- "$cur"))
         return ;;
-    --grid|--block|--shared|--workers|--timeout|--watchdog)
+    --grid|--block|--shared|--workers|--timeout|--watchdog|--trace-cap)
         return ;;
     esac
     if [ "$cmd" = help ]; then

@@ -87,6 +87,14 @@ struct loom_device_config {
     bool counters;               /* with stats: counters per PTX line and memory requests (bank
                                   * conflicts, sectors, local traffic); every instruction is then
                                   * observed, which is slower (docs/OBSERVE.md; LOOM_STATS=counters) */
+    const char *trace_path;      /* write a Chrome trace (JSON; ui.perfetto.dev opens it) of host API
+                                  * calls, streams, kernels and CTAs on workers to this file at
+                                  * loom_device_destroy (or loom_device_trace_flush); NULL = none.
+                                  * The file is created by loom_device_create, which fails with
+                                  * LOOM_ERR_IO when it cannot be written */
+    uint64_t trace_cap;          /* events the trace keeps at most; 0 = 1,000,000. Past it recording
+                                  * stops and the trace says "trace capped at N events" */
+    bool trace_warps;            /* per-warp slices in the trace (not supported yet: LOOM_ERR_UNSUPPORTED) */
 };
 
 /* Properties of the emulated GPU, as the CUDA runtime reports them. */
@@ -123,6 +131,10 @@ enum loom_status loom_device_create(const struct loom_device_config *cfg, struct
  * LOOM_OK, else LOOM_ERR_INVALID_VALUE with a one-line message in msg. */
 enum loom_status loom_simt_check(const char *spec, char *msg, size_t size);
 void loom_device_destroy(struct loom_device *dev);
+/* Writes the trace recorded so far (trace_path) over the file, whole; loom_device_destroy
+ * writes it again when more was recorded since. LOOM_OK also when there is no trace;
+ * LOOM_ERR_IO when the file cannot be written (the message names it). */
+enum loom_status loom_device_trace_flush(struct loom_device *dev);
 /* The number of CPU worker threads the device runs kernels on. */
 unsigned loom_device_workers(struct loom_device *dev);
 /* Fills props with the emulated GPU's properties. */
