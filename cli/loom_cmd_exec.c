@@ -300,18 +300,6 @@ static int trace_option(const char *path)
     return set_env("LOOM_TRACE", path) ? 2 : 0;
 }
 
-/* --trace-warps: refused here while the device refuses it (a device asked for it says why). */
-static int trace_warps_option(void)
-{
-    struct loom_device *dev = NULL;
-    if (loom_device_create(&(struct loom_device_config){ .workers = 1, .trace_warps = true }, &dev) != LOOM_OK) {
-        fprintf(stderr, "loom exec: %s\n", loom_device_error(NULL));
-        return 2;
-    }
-    loom_device_destroy(dev);
-    return set_env("LOOM_TRACE_WARPS", "1") ? 2 : 0;
-}
-
 int loom_cmd_exec(int argc, char **argv)
 {
     int i = 1;
@@ -441,7 +429,7 @@ int loom_cmd_exec(int argc, char **argv)
                 return 2;
             trace_extra = true;
         } else if (strcmp(a, "--trace-warps") == 0) {
-            if (trace_warps_option())
+            if (set_env("LOOM_TRACE_WARPS", "1"))
                 return 2;
             trace_extra = true;
         } else if ((v = option_value(argc, argv, &i, "--trace"))) {

@@ -287,6 +287,7 @@ struct emu_cta {
                                             launch's SIMT policy is not PDOM, else NULL */
     struct emu_obs_pc *obs_pc;           /* the counters observer's (emu_obs.h), or NULL */
     bool obs_trace;                      /* this is CTA (0,0,0): keep its warps' lane activity */
+    uint32_t worker;                     /* the scheduler's worker that holds this context (observers) */
 };
 
 /* What warp w waits on now. A barrier's release leaves the wait records of

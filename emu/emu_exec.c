@@ -283,9 +283,10 @@ load:
     for (;;) {
         if (pc == reconv) {                      /* reconvergence: pop */
             w->sp--;
-            w->n_reconv += w->stack[w->sp - 1].pc == pc;   /* (the lanes join the entry that waits there) */
+            bool joined = w->stack[w->sp - 1].pc == pc;   /* (the lanes join the entry that waits there) */
+            w->n_reconv += joined;
             emu_simt_load_top(w);
-            if (obs && w->stack[w->sp].pc == pc) emu_obs_event(w, "reconverge", pc, w->active);
+            if (obs && joined) emu_obs_event(w, "reconverge", pc, w->active);
             if ((rc = emu_simt_settle(w))) goto stop;
             pc = w->pc;
             active = w->active;

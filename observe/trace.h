@@ -87,8 +87,5 @@ void loom_trace_warp_slice(struct loom_trace *t, unsigned worker, unsigned cta_l
 void loom_trace_warp_event(struct loom_trace *t, unsigned worker, unsigned cta_linear, unsigned warp, uint64_t ts_ns,
                            const char *what, unsigned ptx_line, uint32_t mask);
 
-/* Per-warp slices are produced once the emulator calls the two functions above; until
- * then the device refuses trace_warps ("--trace-warps: not supported yet"). */
-#define LOOM_TRACE_WARPS_WIRED 0
 
 #endif

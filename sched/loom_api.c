@@ -218,8 +218,6 @@ enum loom_status loom_simt_check(const char *spec, char *msg, size_t size)
 enum loom_status loom_device_create(const struct loom_device_config *cfg, struct loom_device **out_dev)
 {
     if (!out_dev) return fail(LOOM_ERR_INVALID_VALUE, "loom_device_create: out_dev is NULL");
-    if (cfg && cfg->trace_warps && !LOOM_TRACE_WARPS_WIRED)
-        return fail(LOOM_ERR_UNSUPPORTED, "--trace-warps: not supported yet");
     struct loom_device *d = calloc(1, sizeof *d);
     if (!d) return fail(LOOM_ERR_OUT_OF_MEMORY, "out of host memory");
     if (cfg) d->cfg = *cfg;
@@ -1188,6 +1186,27 @@ static void grid_done(struct sched_grid *g)
     }
 }
 
+/* The trace's warp slices and events (--trace-warps), from the observed dispatch. */
+static unsigned cta_linear(const struct emu_cta *cta)
+{
+    const struct emu_launch *L = cta->launch;
+    return cta->ctaid[0] + L->grid[0] * (cta->ctaid[1] + L->grid[1] * cta->ctaid[2]);
+}
+
+static void trace_warp_slice(void *ctx, const struct emu_cta *cta, uint32_t warp, uint64_t t0_ns, uint64_t t1_ns,
+                             const char *why, uint64_t n)
+{
+    loom_trace_warp_slice(ctx, cta->worker, cta_linear(cta), warp, t0_ns, t1_ns, why, n);
+}
+
+static void trace_warp_event(void *ctx, const struct emu_cta *cta, uint32_t warp, uint64_t ts_ns, const char *what,
+                             uint32_t pc, emu_mask mask)
+{
+    const struct emu_program *p = cta->launch->prog;
+    loom_trace_warp_event(ctx, cta->worker, cta_linear(cta), warp, ts_ns, what,
+                          pc < p->ncode ? p->locs[pc].ptx_line : 0, mask);
+}
+
 enum loom_status loom_launch(struct loom_device *dev, struct loom_kernel *k, const struct loom_launch_config *cfg,
                              void **args)
 {
@@ -1237,10 +1256,14 @@ enum loom_status loom_launch(struct loom_device *dev, struct loom_kernel *k, con
         .nsm = (uint32_t)dev->props.multiprocessors, .nwarpid = (uint32_t)(dev->props.max_threads_per_sm / 32),
         .simt = dev->simt.kind == EMU_SIMT_PDOM ? NULL : &dev->simt,
     };
-    if (dev->cfg.counters && !(g->L.obs = emu_obs_create(k->mod->prog, (g->L.block[0] * g->L.block[1] * g->L.block[2] + 31) / 32))) {
+    /* Every instruction observed: for the counters, and for the trace's warp slices. */
+    bool warps = dev->trace && dev->cfg.trace_warps;
+    if ((dev->cfg.counters || warps) &&
+        !(g->L.obs = emu_obs_create(k->mod->prog, (g->L.block[0] * g->L.block[1] * g->L.block[2] + 31) / 32))) {
         free(g); free(op); free(params);
         return fail(LOOM_ERR_OUT_OF_MEMORY, "out of host memory");
     }
+    if (warps) g->L.obs->hooks = (struct emu_obs_hooks){ dev->trace, trace_warp_slice, trace_warp_event };
     pthread_mutex_lock(&dev->lock);
     g->L.gridid = ++dev->next_gridid;
     pthread_mutex_unlock(&dev->lock);

@@ -513,6 +513,7 @@ static bool admit(struct worker *wk, struct sched_grid *g, uint64_t index)
         }
         slot->cta = emu_cta_create(&g->L);
         if (!slot->cta) goto oom;
+        slot->cta->worker = wk->id;
         atomic_fetch_add(&g->refs, 1);
         slot->grid = g;
     }

@@ -87,7 +87,6 @@ TESTS += tests/simt/labs.sh
 TESTS += tests/simt/lab-stats.py
 # Counters (issue 17, docs/OBSERVE.md): counting changes no result or total; the JSON document
 TESTS += tests/observe/counters.py
-EXTRA_DIST += tests/observe
 # Public CUDA suites compiled to PTX by tests/suites/gen.sh (not shipped): loom check and the
 # interpreter give one answer per file; skipped unless LOOM_SUITES_PTX names gen.sh's output
 TESTS += tests/suites/run.sh

@@ -362,6 +362,7 @@ static void open_divergence(struct steps_warp *sw, emu_mask g, uint32_t reconv, 
 static void finish_warp(struct emu_steps *s, struct emu_warp *w)
 {
     struct emu_cta *cta = s->cta;
+    if (cta->obs_pc) emu_obs_event(w, "exit", w->pc ? w->pc - 1 : 0, 0);
     w->done = true;
     w->active = 0;
     cta->runnable &= ~(1u << w->id);
@@ -394,7 +395,8 @@ static void read_back(struct emu_steps *s, struct emu_warp *w, struct steps_warp
     }
     if (split) {
         s->st.diverge++;
-        if (w->cta->obs_pc) emu_obs_event(w, "diverge", in->src, g);
+        if (w->cta->obs_pc)                 /* (the lanes that go on with the first lane) */
+            emu_obs_event(w, "diverge", in->src, steps_lanes_at(sw, sw->pc[__builtin_ctz(g)]) & g);
         if ((in->br || in->aux_targets) && in->reconv < s->cta->launch->prog->ncode)
             open_divergence(sw, g, in->reconv, w->nframes);
     } else if (steps_lanes_at(sw, first) & sw->run & ~g) {

@@ -94,7 +94,8 @@ struct loom_device_config {
                                   * LOOM_ERR_IO when it cannot be written */
     uint64_t trace_cap;          /* events the trace keeps at most; 0 = 1,000,000. Past it recording
                                   * stops and the trace says "trace capped at N events" */
-    bool trace_warps;            /* per-warp slices in the trace (not supported yet: LOOM_ERR_UNSUPPORTED) */
+    bool trace_warps;            /* per-warp slices and events in the trace (every instruction is then
+                                  * observed, as with counters) */
 };
 
 /* Properties of the emulated GPU, as the CUDA runtime reports them. */

@@ -3,7 +3,8 @@
 # Chrome trace that check_trace.py validates (tracks, the kernel's slice and arguments, one
 # CTA slice per CTA on the workers, nesting, flows; parked spans); --deterministic gives the
 # same events in the same order; a cap stops recording with a note; an unwritable path is
-# one line, exit 2, nothing run; --trace-warps is refused until the emulator reports warps.
+# one line, exit 2, nothing run; --trace-warps gives each warp's slices and events, which
+# add up to the statistics of the same run (check_warps.py).
 # The loom exec part needs nvcc (tests/cuda/build.sh): without it the rest runs and the
 # test says skipped (77).
 set -u
@@ -59,19 +60,33 @@ expect 2 "loom run: cannot write the trace file '$tmp/none/t.json': No such file
 expect 2 "loom run: cannot write the trace file '$tmp': Is a directory" -- \
     "$LOOM" run --trace "$tmp" $(scale "$tmp/never.bin")
 [ ! -e "$tmp/never.bin" ] || fail "loom run with an unwritable trace ran the kernel"
-expect 2 "loom run: --trace-warps: not supported yet" -- \
-    "$LOOM" run --trace "$tmp/w.json" --trace-warps $(scale "$tmp/never.bin")
 expect 2 "loom run: --trace-cap needs --trace FILE.json" -- "$LOOM" run --trace-cap 5 $(scale "$tmp/never.bin")
 expect 2 "loom run: --trace-cap '0' must be a whole number of events above 0" -- \
     "$LOOM" run --trace "$tmp/z.json" --trace-cap 0 $(scale "$tmp/never.bin")
 expect 2 "loom run: --trace given twice" -- "$LOOM" run --trace a.json --trace b.json $(scale "$tmp/never.bin")
 
+# --trace-warps: each warp's slices and events against the statistics of the same run
+# (check_warps.py): a divergent if/else (examples/labs/simt/ifelse) under the default policy
+# and under thread frontiers, and a tiled matrix product with barriers
+lab=$top_srcdir/examples/labs/simt/ifelse
+for p in pdom frontier; do
+    "$LOOM" run -q --workers 2 --simt $p --trace "$tmp/w-$p.json" --trace-warps --stats=json "$tmp/w-$p.stats" \
+        "$lab/ifelse.ptx" --kernel ifelse --grid 2 --block 128 "out:u32:256>$tmp/w-$p.bin" s32:256 ||
+        fail "ifelse --trace-warps --simt $p"
+    cmp -s "$tmp/w-$p.bin" "$lab/expected/out.bin" 2>/dev/null || [ ! -e "$lab/expected/out.bin" ] ||
+        fail "ifelse --trace-warps --simt $p: the output differs"
+    python3 "$top_srcdir/tests/observe/check_warps.py" "$tmp/w-$p.json" "$tmp/w-$p.stats" $p || fail "warps ($p)"
+done
+mm=$top_srcdir/examples/matmul
+"$LOOM" run -q --workers 2 --trace "$tmp/w-mm.json" --trace-warps --stats=json "$tmp/w-mm.stats" "$mm/matmul.ptx" \
+    --kernel matmul_tiled --grid 5,4 --block 16,16 "in:f32:2000=@$mm/a.bin" "in:f32:2800=@$mm/b.bin" \
+    "out:f32:3500>$tmp/w-mm.bin" s32:50 s32:70 s32:40 || fail "matmul_tiled --trace-warps"
+python3 "$top_srcdir/tests/observe/check_warps.py" "$tmp/w-mm.json" "$tmp/w-mm.stats" pdom || fail "warps (matmul_tiled)"
+
 # ---- loom exec: tests/cuda/src/stream_events.cu (two streams, events, the default stream)
 expect 2 "loom exec: cannot write the trace file '$tmp/none/t.json': No such file or directory" -- \
     "$LOOM" exec --trace "$tmp/none/t.json" /bin/echo ran
 [ ! -s "$tmp/out" ] || fail "loom exec with an unwritable trace ran the program"
-expect 2 "loom exec: --trace-warps: not supported yet" -- "$LOOM" exec --trace "$tmp/w.json" --trace-warps /bin/echo ran
-[ ! -s "$tmp/out" ] || fail "loom exec --trace-warps ran the program"
 bin=$top_builddir/tests/cuda/bin
 if ! "$top_srcdir/tests/cuda/build.sh" --variants a "$bin" stream_events >"$tmp/build" 2>&1; then
     cat "$tmp/build"
