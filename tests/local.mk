@@ -85,6 +85,10 @@ EXTRA_DIST += tests/simt
 TESTS += tests/simt/labs.sh
 # ... and its statistics under every policy, exactly as the kit's README.md tabulates them
 TESTS += tests/simt/lab-stats.py
+# examples/labs/memory: bank conflicts, coalescing and occupancy as loom run --stats=json counts
+# them, against the counts derived by hand and an H100's (skipped until --stats=json exists)
+TESTS += tests/observe/memlab.sh
+EXTRA_DIST += tests/observe
 # Public CUDA suites compiled to PTX by tests/suites/gen.sh (not shipped): loom check and the
 # interpreter give one answer per file; skipped unless LOOM_SUITES_PTX names gen.sh's output
 TESTS += tests/suites/run.sh
