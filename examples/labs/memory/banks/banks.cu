@@ -97,3 +97,47 @@ extern "C" __global__ void bank_f4_quarters(float4 *out)
     unsigned m = l ^ 1u, j = base + 8 * (m % 8) + m / 8 + 64 * (m / 8);
     out[blockIdx.x * THREADS + t] = s[j];
 }
+
+// Broadcasts and partial warps of 8- and 16-byte words. Each warp fills 32 words of its own
+// (word t, no conflict) and then loads word base + IDX, IDX a function of the lane l: several
+// lanes may read the same word, and with COND false a lane takes no part in the load.
+#define PICK64(NAME, IDX, COND)                                                 \
+    extern "C" __global__ void NAME(double *out)                                \
+    {                                                                           \
+        __shared__ double s[THREADS];                                           \
+        unsigned t = threadIdx.x, l = t % 32, base = t - l;                     \
+        s[t] = (double)(t * 7u + blockIdx.x);                                   \
+        __syncthreads();                                                        \
+        double v = -1.0;                                                        \
+        if (COND)                                                               \
+            v = s[base + (IDX)];                                                \
+        out[blockIdx.x * THREADS + t] = v;                                      \
+    }
+
+#define PICK128(NAME, IDX, COND)                                                \
+    extern "C" __global__ void NAME(float4 *out)                                \
+    {                                                                           \
+        __shared__ float4 s[THREADS];                                           \
+        unsigned t = threadIdx.x, l = t % 32, base = t - l;                     \
+        float f = (float)(t * 7u + blockIdx.x);                                 \
+        s[t] = make_float4(f, f + 1.0f, f + 2.0f, f + 3.0f);                    \
+        __syncthreads();                                                        \
+        float4 v = make_float4(-1.0f, -1.0f, -1.0f, -1.0f);                     \
+        if (COND)                                                               \
+            v = s[base + (IDX)];                                                \
+        out[blockIdx.x * THREADS + t] = v;                                      \
+    }
+
+PICK64(pick64_all_same, 0, true)              // every lane the same double
+PICK64(pick64_halves_same, l % 16, true)      // both half-warps the same 16 doubles
+PICK64(pick64_pairs, l / 2, true)             // lanes 2k and 2k+1 share a double: 16 doubles
+PICK64(pick64_half_active, l, l < 16)         // only the first half-warp loads
+PICK64(pick64_two_lanes, l, l == 0 || l == 31) // lanes 0 and 31 only
+
+PICK128(pick128_all_same, 0, true)            // every lane the same float4
+PICK128(pick128_halves_bcast, l / 16, true)   // each half-warp one float4 (matmul's As[ty][k])
+PICK128(pick128_quarters_bcast, l / 8, true)  // each quarter-warp one float4
+PICK128(pick128_q01_same, l % 8 + 8 * (l / 16), true) // quarters 0 and 1 the same 8 float4s, 2 and 3 another 8
+PICK128(pick128_q02_same, l % 8 + 8 * (l / 8 % 2), true) // quarters 0 and 2 the same, 1 and 3 the same
+PICK128(pick128_quarter_active, l, l < 8)     // only the first quarter-warp loads
+PICK128(pick128_two_lanes, l, l == 0 || l == 31) // lanes 0 and 31 only
