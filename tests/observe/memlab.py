@@ -88,7 +88,7 @@ def same(got, want):
 
 def main():
     verbose = "-v" in sys.argv[1:]
-    loom = os.environ.get("LOOM", os.path.join(TOP, "loom"))
+    loom = os.path.abspath(os.environ.get("LOOM", os.path.join(TOP, "loom")))
     helptext = subprocess.run([loom, "run", "--help"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                               timeout=30).stdout.decode(errors="replace")
     json_ok = "--stats=json" in helptext
@@ -126,8 +126,8 @@ def main():
             kernel = args[args.index("--kernel") + 1]
             stats = os.path.join(tmp, name + ".json")
             run_args = [a.replace(">OUT/", ">" + tmp + "/") for a in args]
-            r = subprocess.run([loom, "run", "-q"] + (["--stats=json", stats] if json_ok else []) + run_args, cwd=folder,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
+            cmd = [loom, "run", "-q"] + (["--stats=json", stats] if json_ok else []) + run_args
+            r = subprocess.run(cmd, cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
             if r.returncode != 0:
                 fail("%s: loom run exited %d: %s" % (name, r.returncode, r.stderr.decode(errors="replace").strip()))
                 continue

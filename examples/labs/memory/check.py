@@ -27,6 +27,28 @@ def banks():
         out[name + ".bin"] = ("d", [float(v) for v in per])
     for name in ("bank_f4_s1", "bank_f4_s2", "bank_f4_quarters"):
         out[name + ".bin"] = ("f", [float(v + d) for v in per for d in range(4)])
+    # pick64_*, pick128_*: lane l of the warp that starts at thread base loads the word of thread
+    # base + IDX(l) when COND(l), and keeps -1 otherwise
+    picks = {"all_same": (lambda l: 0, lambda l: True), "halves_same": (lambda l: l % 16, lambda l: True),
+             "pairs": (lambda l: l // 2, lambda l: True), "half_active": (lambda l: l, lambda l: l < 16),
+             "two_lanes": (lambda l: l, lambda l: l in (0, 31)), "halves_bcast": (lambda l: l // 16, lambda l: True),
+             "quarters_bcast": (lambda l: l // 8, lambda l: True),
+             "q01_same": (lambda l: l % 8 + 8 * (l // 16), lambda l: True),
+             "q02_same": (lambda l: l % 8 + 8 * (l // 8 % 2), lambda l: True),
+             "quarter_active": (lambda l: l, lambda l: l < 8)}
+    for width, cases in ((64, ["all_same", "halves_same", "pairs", "half_active", "two_lanes"]),
+                         (128, ["all_same", "halves_bcast", "quarters_bcast", "q01_same", "q02_same",
+                                "quarter_active", "two_lanes"])):
+        for case in cases:
+            idx, cond = picks[case]
+            vals = []
+            for b in range(2):
+                for t in range(128):
+                    l = t % 32
+                    v = float((t - l + idx(l)) * 7 + b) if cond(l) else None
+                    vals += ([v] if width == 64 else [v, v + 1, v + 2, v + 3]) if v is not None else \
+                        [-1.0] * (1 if width == 64 else 4)
+            out["pick%d_%s.bin" % (width, case)] = ("d" if width == 64 else "f", vals)
     n = 64          # out[r][c] = in[c][r], in = iota
     for name in ("transpose_32", "transpose_33"):
         out[name + ".bin"] = ("f", [float(c * n + r) for r in range(n) for c in range(n)])
