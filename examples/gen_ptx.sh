@@ -1,6 +1,7 @@
 #!/bin/sh
 # Regenerates examples/<name>/<name>.ptx and the SIMT labs' examples/labs/simt/<name>/<name>.ptx
-# (compute_75, no debug info) from the <name>.cu beside them
+# (compute_75, no debug info), and the memory labs' examples/labs/memory/<name>/<name>.ptx
+# (sm_90: their counts are an H100's), from the <name>.cu beside them
 # with nvcc. Exits 77 when nvcc is absent. Like tests/corpus/gen_ptx.sh it compiles in a fixed
 # folder, so the output does not depend on where the checkout lives.
 #
@@ -27,11 +28,13 @@ rm -rf "$work"
 mkdir -p "$work"
 trap 'rm -rf "$work"' EXIT
 
-for src in "$here"/*/*.cu "$here"/labs/simt/*/*.cu; do
+for src in "$here"/*/*.cu "$here"/labs/simt/*/*.cu "$here"/labs/memory/*/*.cu; do
     dir=$(dirname "$src")
     name=$(basename "$src" .cu)
+    arch=compute_75
+    case $dir in */labs/memory/*) arch=sm_90 ;; esac
     cp "$src" "$work/$name.cu"
-    (cd "$work" && "$nvcc" -arch=compute_75 -ptx "$name.cu" -o "$name.ptx")
+    (cd "$work" && "$nvcc" -arch=$arch -ptx "$name.cu" -o "$name.ptx")
     cp "$work/$name.ptx" "$dir/$name.ptx"
     echo "  $(basename "$dir")/$name.ptx"
 done

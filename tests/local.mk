@@ -87,6 +87,9 @@ TESTS += tests/simt/labs.sh
 TESTS += tests/simt/lab-stats.py
 # Counters (issue 17, docs/OBSERVE.md): counting changes no result or total; the JSON document
 TESTS += tests/observe/counters.py
+# examples/labs/memory: bank conflicts, coalescing and occupancy as loom run --stats=json counts
+# them, against the counts derived by hand and an H100's Nsight Compute counters
+TESTS += tests/observe/memlab.sh
 # Public CUDA suites compiled to PTX by tests/suites/gen.sh (not shipped): loom check and the
 # interpreter give one answer per file; skipped unless LOOM_SUITES_PTX names gen.sh's output
 TESTS += tests/suites/run.sh
