@@ -11,4 +11,20 @@ int loom_cmd_run(int argc, char **argv);
 int loom_cmd_run_parse(int argc, char **argv);
 int loom_cmd_exec(int argc, char **argv);
 
+/* ---- What run and exec share for showing a run (loom_cli_obs.c) ------------------------- */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+/* --simt A[:K=V,...],B,...: a policy's options are KEY=VALUE items, so an item without '='
+ * starts the next policy. Each is checked (loom_simt_check); out gets *n strings (for the
+ * caller to free). False with one line in why. */
+bool loom_cli_split_simt(const char *spec, char **out, unsigned max, unsigned *n, char *why, size_t size);
+/* Creates (truncates) an output file before anything runs; NULL with "cannot write the WHAT
+ * to 'PATH': REASON" in why. */
+FILE *loom_cli_create(const char *path, const char *what, char *why, size_t size);
+/* One statistics document (loom-stats/1) with the runs of the n documents docs[k] (each as
+ * loom_stats_write_json wrote it; one that holds none adds nothing). */
+bool loom_cli_merge_stats(FILE *out, char *const *docs, const size_t *lens, unsigned n, const char *program,
+                          const char *simt);
+
 #endif

@@ -10,7 +10,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli/loom_cli.h"
@@ -300,8 +302,110 @@ static int trace_option(const char *path)
     return set_env("LOOM_TRACE", path) ? 2 : 0;
 }
 
+/* Outputs made of the statistics' JSON, and the SIMT policies to run the program under. */
+struct exec_obs {
+    const char *json;                   /* --stats=json FILE */
+    char json_abs[PATH_MAX];
+    const char *simt;                   /* --simt as given */
+    char *policies[8];
+    unsigned npolicies;
+};
+
+/* An output file made before the program starts (an unwritable path stops here); its
+ * absolute path in abs (PATH_MAX bytes). */
+static const char *made_file(const char *path, const char *what, char *abs)
+{
+    char why[PATH_MAX + 128];
+    FILE *f = *path ? loom_cli_create(path, what, why, sizeof why) : NULL;
+    if (!*path) snprintf(why, sizeof why, "the %s need a file name", what);
+    if (!f || fclose(f) != 0 || !realpath(path, abs)) {
+        if (f) snprintf(why, sizeof why, "cannot write the %s to '%s': %s", what, path, strerror(errno));
+        fprintf(stderr, "loom exec: %s\n", why);
+        return NULL;
+    }
+    return path;
+}
+
+/* Reads a whole file (NULL when it cannot); *len its size. */
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    char *buf = NULL;
+    size_t cap = 0, n = 0, got;
+    do {
+        if (n + 65536 > cap) {
+            char *nb = realloc(buf, cap = 2 * cap + 65536);
+            if (!nb) { free(buf); fclose(f); return NULL; }
+            buf = nb;
+        }
+        got = fread(buf + n, 1, cap - n - 1, f);
+        n += got;
+    } while (got);
+    fclose(f);
+    buf[n] = 0;
+    *len = n;
+    return buf;
+}
+
+/* Runs the program once under each SIMT policy (in a child each, as `exec` would run it),
+ * each writing its statistics to a file of its own, then writes the statistics of all of
+ * them as one JSON document. The trace, when asked for, is the first run's. The exit status
+ * is the first run's that failed, or 0; a run killed by a signal (Ctrl-C) ends the series. */
+static int exec_policies(const char *prog, char **args, struct exec_obs *obs)
+{
+    unsigned n = obs->npolicies;
+    char *docs[8] = { 0 };
+    size_t lens[8] = { 0 };
+    int status = 0;
+    signal(SIGINT, SIG_IGN);                    /* (the program's runtime stops its kernel) */
+    for (unsigned k = 0; k < n; k++) {
+        char tmp[] = "/tmp/loom-stats.XXXXXX";
+        int fd = mkstemp(tmp);
+        if (fd < 0) {
+            fprintf(stderr, "loom exec: cannot make a temporary file: %s\n", strerror(errno));
+            return 2;
+        }
+        close(fd);
+        fprintf(stderr, "loom exec: --simt %s\n", obs->policies[k]);
+        pid_t pid = fork();
+        if (pid == 0) {
+            signal(SIGINT, SIG_DFL);
+            if (setenv("LOOM_SIMT", obs->policies[k], 1) || setenv("LOOM_STATS_JSON", tmp, 1) ||
+                (k > 0 && unsetenv("LOOM_TRACE")))
+                _exit(126);
+            execvp(prog, args);
+            fprintf(stderr, "loom exec: cannot run %s: %s\n", prog, strerror(errno));
+            _exit(errno == ENOENT ? 127 : 126);
+        }
+        int ws = 0;
+        if (pid < 0 || waitpid(pid, &ws, 0) < 0) {
+            fprintf(stderr, "loom exec: cannot run %s: %s\n", prog, strerror(errno));
+            unlink(tmp);
+            status = 126;
+            break;
+        }
+        docs[k] = slurp(tmp, &lens[k]);
+        unlink(tmp);
+        int st = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+        if (st && !status) status = st;
+        if (WIFSIGNALED(ws)) break;
+    }
+    if (obs->json) {
+        FILE *f = fopen(obs->json_abs, "w");
+        bool ok = f && loom_cli_merge_stats(f, docs, lens, n, prog, obs->simt);
+        if (!f || (fclose(f) != 0) + !ok) {
+            fprintf(stderr, "loom exec: cannot write the statistics to '%s': %s\n", obs->json, strerror(errno));
+            if (!status) status = 1;
+        }
+    }
+    for (unsigned k = 0; k < n; k++) free(docs[k]);
+    return status;
+}
+
 int loom_cmd_exec(int argc, char **argv)
 {
+    struct exec_obs obs = { 0 };
     int i = 1;
     bool traced = false, trace_extra = false;
     for (; i < argc && argv[i][0] == '-'; i++) {
@@ -325,14 +429,7 @@ int loom_cmd_exec(int argc, char **argv)
                 fprintf(stderr, "loom exec: --stats=json needs a file name\n");
                 return 2;
             }
-            const char *path = argv[++i];
-            FILE *f = fopen(path, "w");
-            char abs[PATH_MAX];
-            if (!f || fclose(f) != 0 || !realpath(path, abs)) {
-                fprintf(stderr, "loom exec: cannot write the statistics to '%s': %s\n", path, strerror(errno));
-                return 2;
-            }
-            if (set_env("LOOM_STATS_JSON", abs))
+            if (!(obs.json = made_file(argv[++i], "statistics", obs.json_abs)))
                 return 2;
         } else if (strncmp(a, "--stats=", 8) == 0) {
             fprintf(stderr, "loom exec: --stats takes no value, =brief, =launches or =json FILE, not '%s'\n", a + 8);
@@ -438,10 +535,13 @@ int loom_cmd_exec(int argc, char **argv)
             traced = true;
         } else if ((v = option_value(argc, argv, &i, "--simt"))) {
             char why[256];
-            if (loom_simt_check(v, why, sizeof why) != LOOM_OK) {
+            for (unsigned k = 0; k < obs.npolicies; k++) free(obs.policies[k]);
+            if (!loom_cli_split_simt(v, obs.policies, sizeof obs.policies / sizeof obs.policies[0], &obs.npolicies,
+                                     why, sizeof why)) {
                 fprintf(stderr, "loom exec: %s\n", why);
                 return 2;
             }
+            obs.simt = v;
             if (set_env("LOOM_SIMT", v))
                 return 2;
         } else if ((v = option_value(argc, argv, &i, "--device"))) {
@@ -510,6 +610,14 @@ int loom_cmd_exec(int argc, char **argv)
     if (dl_iterate_phdr(find_sanitizer_lib, san) && prepend_env("LD_PRELOAD", san))
         return 2;
 #endif
+    if (obs.npolicies > 1) {
+        int st = exec_policies(prog, argv + i, &obs);
+        for (unsigned k = 0; k < obs.npolicies; k++) free(obs.policies[k]);
+        return st;
+    }
+    for (unsigned k = 0; k < obs.npolicies; k++) free(obs.policies[k]);
+    if (obs.json && set_env("LOOM_STATS_JSON", obs.json_abs))
+        return 2;
     execvp(prog, argv + i);
     fprintf(stderr, "loom exec: cannot run %s: %s\n", prog, strerror(errno));
     return errno == ENOENT ? 127 : 126;

@@ -527,39 +527,6 @@ static const char *opt_value(int argc, char **argv, int *i, const char *eq)
     return argv[++*i];
 }
 
-/* --simt a[:k=v,...],b,...: a policy's options are KEY=VALUE items, so an item without
- * '=' starts the next policy. Each is checked. */
-static bool split_policies(struct run_opts *o, const char *spec)
-{
-    const char *p = spec;
-    while (*p) {
-        const char *end = p;
-        for (;;) {                             /* to the next item without '=' */
-            const char *c = strchr(end, ',');
-            if (!c) { end += strlen(end); break; }
-            const char *next = c + 1, *nc = strchr(next, ',');
-            size_t len = nc ? (size_t)(nc - next) : strlen(next);
-            if (!memchr(next, '=', len)) { end = c; break; }
-            end = nc ? nc : next + len;
-            if (!nc) break;
-        }
-        if (o->npolicies == sizeof o->policies / sizeof o->policies[0]) {
-            run_error("--simt: at most %zu policies", sizeof o->policies / sizeof o->policies[0]);
-            return false;
-        }
-        char *one = strndup(p, (size_t)(end - p));
-        char why[256];
-        if (!one || !*one || loom_simt_check(one, why, sizeof why) != LOOM_OK) {
-            run_error("%s", one && *one ? why : "--simt: an empty policy name");
-            free(one);
-            return false;
-        }
-        o->policies[o->npolicies++] = one;
-        p = *end ? end + 1 : end;
-    }
-    return o->npolicies > 0;
-}
-
 static bool once(bool *seen, const char *opt)
 {
     if (*seen) {
@@ -724,8 +691,12 @@ static int parse_options(int argc, char **argv, struct run_opts *o)
             if (!once(&o->have_simt, name) || !(v = opt_value(argc, argv, &i, eq)))
                 return RUN_USAGE_ERROR;
             o->simt = v;
-            if (!split_policies(o, v))
+            char why[256];
+            if (!loom_cli_split_simt(v, o->policies, sizeof o->policies / sizeof o->policies[0], &o->npolicies, why,
+                                     sizeof why)) {
+                run_error("%s", why);
                 return RUN_USAGE_ERROR;
+            }
         } else {
             run_error("unknown option '%s' (see 'loom help run')", arg);
             return RUN_USAGE_ERROR;
