@@ -98,3 +98,10 @@ tests_occupancy_occ_compare_SOURCES = tests/occupancy/occ_compare.c
 tests_occupancy_occ_compare_LDADD = libloom.la libloomemu.la libloommem.la libloomptx.la $(HWLOC_LIBS) $(FFI_LIBS) -lm
 TESTS += tests/occupancy/run.sh tests/occupancy/ptxas.sh
 EXTRA_DIST += tests/occupancy/run.sh tests/occupancy/ptxas.sh tests/occupancy/h100.txt tests/occupancy/cudaptx
+# observe/report.c: the HTML lab report of a hand-written stats JSON (two SIMT policies), drawn
+# by headless Chromium (skipped without it): the views' elements and numbers, no network
+check_PROGRAMS += tests/observe/report_json
+tests_observe_report_json_SOURCES = tests/observe/report_json.c
+tests_observe_report_json_LDADD = libloom.la
+TESTS += tests/observe/report.sh
+EXTRA_DIST += tests/observe
