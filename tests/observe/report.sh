@@ -128,6 +128,7 @@ has scale 'No CFG in the stats.' "a kernel without a CFG"
 has scale 'No warp slots in the stats for this kernel under sbi.' "a kernel without warp slots"
 has scale '<div class="k">Global sectors / request</div><div class="v">3.94</div>' "scale's sectors per request"
 has scale '<span class="badge div">⋔ divergent ×3</span>' "scale's divergent guard"
+has scale '<tr id="p185" class="lab"><td class="ln">185</td>' "scale's PTX text, from the pdom run"
 
 "$REPORT" "$tmp/odd.json" "$tmp/report.html" || fail "report of odd.json"
 view odd ''
