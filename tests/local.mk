@@ -107,4 +107,10 @@ EXTRA_DIST += tests/occupancy/run.sh tests/occupancy/ptxas.sh tests/occupancy/h1
 # loom exec validated by tests/observe/check_trace.py
 tests_unit_check_loom_SOURCES += tests/unit/check_trace.c
 TESTS += tests/observe/trace.sh
+# observe/report.c: the HTML lab report of a hand-written stats JSON (two SIMT policies), drawn
+# by headless Chromium (skipped without it): the views' elements and numbers, no network
+check_PROGRAMS += tests/observe/report_json
+tests_observe_report_json_SOURCES = tests/observe/report_json.c
+tests_observe_report_json_LDADD = libloom.la
+TESTS += tests/observe/report.sh
 EXTRA_DIST += tests/observe
