@@ -34,7 +34,8 @@
 
 static void usage(FILE *out)
 {
-    fputs("usage: loom exec [--workers N] [--stats[=brief|=launches|=json FILE]] [--deterministic] [--no-check]\n"
+    fputs("usage: loom exec [--workers N] [--stats[=brief|=launches|=json FILE]] [--report FILE.html]\n"
+          "                 [--deterministic] [--no-check]\n"
           "                 [--initcheck] [--racecheck] [--device PRESET] [--timeout S] [--simt POLICY]\n"
           "                 [--trace FILE.json] [--trace-cap N] [--trace-warps]\n"
           "                 PROGRAM [ARGS...]\n"
@@ -306,6 +307,8 @@ static int trace_option(const char *path)
 struct exec_obs {
     const char *json;                   /* --stats=json FILE */
     char json_abs[PATH_MAX];
+    const char *report;                 /* --report FILE.html */
+    char report_abs[PATH_MAX];
     const char *simt;                   /* --simt as given */
     char *policies[8];
     unsigned npolicies;
@@ -354,7 +357,7 @@ static char *slurp(const char *path, size_t *len)
  * is the first run's that failed, or 0; a run killed by a signal (Ctrl-C) ends the series. */
 static int exec_policies(const char *prog, char **args, struct exec_obs *obs)
 {
-    unsigned n = obs->npolicies;
+    unsigned n = obs->npolicies ? obs->npolicies : 1;
     char *docs[8] = { 0 };
     size_t lens[8] = { 0 };
     int status = 0;
@@ -367,12 +370,13 @@ static int exec_policies(const char *prog, char **args, struct exec_obs *obs)
             return 2;
         }
         close(fd);
-        fprintf(stderr, "loom exec: --simt %s\n", obs->policies[k]);
+        if (n > 1) fprintf(stderr, "loom exec: --simt %s\n", obs->policies[k]);
         pid_t pid = fork();
         if (pid == 0) {
             signal(SIGINT, SIG_DFL);
-            if (setenv("LOOM_SIMT", obs->policies[k], 1) || setenv("LOOM_STATS_JSON", tmp, 1) ||
-                (k > 0 && unsetenv("LOOM_TRACE")))
+            /* (the trace and the sources: the first run's) */
+            if ((obs->npolicies && setenv("LOOM_SIMT", obs->policies[k], 1)) || setenv("LOOM_STATS_JSON", tmp, 1) ||
+                (k > 0 && (unsetenv("LOOM_TRACE") || setenv("LOOM_STATS_NO_SOURCES", "1", 1))))
                 _exit(126);
             execvp(prog, args);
             fprintf(stderr, "loom exec: cannot run %s: %s\n", prog, strerror(errno));
@@ -391,14 +395,31 @@ static int exec_policies(const char *prog, char **args, struct exec_obs *obs)
         if (st && !status) status = st;
         if (WIFSIGNALED(ws)) break;
     }
+    char *doc = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&doc, &len);
+    if (mem) {
+        loom_cli_merge_stats(mem, docs, lens, n, prog, obs->simt ? obs->simt : "pdom");
+        fclose(mem);
+    }
     if (obs->json) {
         FILE *f = fopen(obs->json_abs, "w");
-        bool ok = f && loom_cli_merge_stats(f, docs, lens, n, prog, obs->simt);
+        bool ok = f && doc && fwrite(doc, 1, len, f) == len;
         if (!f || (fclose(f) != 0) + !ok) {
             fprintf(stderr, "loom exec: cannot write the statistics to '%s': %s\n", obs->json, strerror(errno));
             if (!status) status = 1;
         }
     }
+    if (obs->report) {
+        FILE *f = fopen(obs->report_abs, "w");
+        char err[512] = "";
+        bool ok = f && doc && loom_report_html(f, doc, len, err, sizeof err) == 0;
+        if (!f || (fclose(f) != 0) + !ok) {
+            fprintf(stderr, "loom exec: %s: %s\n", obs->report, err[0] ? err : strerror(errno));
+            if (!status) status = 1;
+        }
+    }
+    free(doc);
     for (unsigned k = 0; k < n; k++) free(docs[k]);
     return status;
 }
@@ -430,6 +451,9 @@ int loom_cmd_exec(int argc, char **argv)
                 return 2;
             }
             if (!(obs.json = made_file(argv[++i], "statistics", obs.json_abs)))
+                return 2;
+        } else if ((v = option_value(argc, argv, &i, "--report"))) {
+            if (!(obs.report = made_file(v, "report", obs.report_abs)))
                 return 2;
         } else if (strncmp(a, "--stats=", 8) == 0) {
             fprintf(stderr, "loom exec: --stats takes no value, =brief, =launches or =json FILE, not '%s'\n", a + 8);
@@ -610,7 +634,7 @@ int loom_cmd_exec(int argc, char **argv)
     if (dl_iterate_phdr(find_sanitizer_lib, san) && prepend_env("LD_PRELOAD", san))
         return 2;
 #endif
-    if (obs.npolicies > 1) {
+    if (obs.npolicies > 1 || obs.report) {
         int st = exec_policies(prog, argv + i, &obs);
         for (unsigned k = 0; k < obs.npolicies; k++) free(obs.policies[k]);
         return st;

@@ -130,6 +130,7 @@ struct run_opts {
     bool stats, no_check, deterministic, verbose, cooperative, initcheck, racecheck, quiet;
     bool counters;                      /* --stats, --stats=json: per-line and memory counters */
     const char *stats_json;             /* --stats=json FILE */
+    const char *report;                 /* --report FILE.html */
     char *policies[8];                  /* --simt a,b,...: each run in turn */
     unsigned npolicies;
     struct run_arg *args;
@@ -616,6 +617,21 @@ static int parse_options(int argc, char **argv, struct run_opts *o)
                 o->no_check = true;
             else
                 o->deterministic = true;
+            continue;
+        }
+        if (!strcmp(name, "--report")) {
+            if (o->report) {
+                run_error("--report given twice");
+                return RUN_USAGE_ERROR;
+            }
+            if (!(v = opt_value(argc, argv, &i, eq)))
+                return RUN_USAGE_ERROR;
+            if (!*v) {
+                run_error("--report needs a file name");
+                return RUN_USAGE_ERROR;
+            }
+            o->report = v;
+            o->stats = o->counters = true;   /* (the report draws the counters) */
             continue;
         }
         if (!strcmp(name, "--kernel")) {
@@ -1112,7 +1128,7 @@ static int run_one(struct run_opts *o, const char *simt, unsigned nth, FILE *jso
     for (unsigned i = 0; i < np; i++)
         if (o->args[i].out_path && !write_output(&o->args[i]))
             rc = RUN_KERNEL_ERROR;
-    if (o->stats && !o->stats_json) {
+    if (o->stats && !o->stats_json && !o->report) {
         if (o->npolicies > 1) fprintf(stderr, "loom run: stats: under --simt %s:\n", simt);
         loom_stats_foreach(dev, print_stats, NULL);
     }
@@ -1131,7 +1147,7 @@ out:
         } else {
             fputs(",\n", json);
         }
-        loom_stats_write_json_run(dev, json);
+        loom_stats_write_json_run(dev, json, nth == 0);   /* (the sources once) */
     }
     free(params);
     loom_device_destroy(dev);   /* frees the buffers and the module; flushes kernel output */
@@ -1143,27 +1159,44 @@ out:
  * each time), and writes the statistics' JSON with a run per policy. */
 static int run(struct run_opts *o)
 {
-    /* The statistics' file is opened before anything runs: a path that cannot be
-     * written stops here, not after the kernel. */
-    FILE *json = NULL;
-    if (o->stats_json && !(json = fopen(o->stats_json, "w"))) {
-        run_error("cannot write the statistics to '%s': %s", o->stats_json, strerror(errno));
+    /* The statistics' and the report's files are made before anything runs: a path that
+     * cannot be written stops here, not after the kernel. */
+    FILE *json = NULL, *report = NULL;
+    char why[PATH_MAX + 128];
+    if ((o->stats_json && !(json = loom_cli_create(o->stats_json, "statistics", why, sizeof why))) ||
+        (o->report && !(report = loom_cli_create(o->report, "report", why, sizeof why)))) {
+        run_error("%s", why);
+        if (json) fclose(json);
         return RUN_USAGE_ERROR;
     }
+    /* The runs' document, in memory until every policy has run. */
+    char *doc = NULL;
+    size_t len = 0;
+    FILE *mem = json || report ? open_memstream(&doc, &len) : NULL;
     int rc = 0;
     unsigned n = o->npolicies ? o->npolicies : 1;
     for (unsigned k = 0; k < n; k++) {
-        int r = run_one(o, o->npolicies ? o->policies[k] : NULL, k, json);
+        int r = run_one(o, o->npolicies ? o->policies[k] : NULL, k, mem);
         if (r && !rc) rc = r;
         if (r == RUN_USAGE_ERROR || r == RUN_INTERRUPTED) break;
     }
-    if (json) {
-        fputs("\n ]\n}\n", json);
-        if ((ferror(json) != 0) + (fclose(json) != 0)) {
-            run_error("cannot write the statistics to '%s': %s", o->stats_json, strerror(errno));
+    if (mem) {
+        fputs("\n ]\n}\n", mem);
+        fclose(mem);
+    }
+    if (json && (fwrite(doc, 1, len, json) != len) + (fclose(json) != 0)) {
+        run_error("cannot write the statistics to '%s': %s", o->stats_json, strerror(errno));
+        if (rc == 0) rc = RUN_KERNEL_ERROR;
+    }
+    if (report) {
+        char err[512];
+        int bad = loom_report_html(report, doc, len, err, sizeof err);
+        if ((fclose(report) != 0) + bad) {
+            run_error("%s: %s", o->report, bad ? err : strerror(errno));
             if (rc == 0) rc = RUN_KERNEL_ERROR;
         }
     }
+    free(doc);
     return rc;
 }
 

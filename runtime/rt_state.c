@@ -175,7 +175,15 @@ static void exit_hook(void)
         ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
         exe[n > 0 ? n : 0] = 0;
         FILE *f = fopen(json, "w");
-        if (!f || loom_stats_write_json(rt.dev, f, exe) != LOOM_OK || fclose(f) != 0)
+        struct loom_device_props pr;
+        loom_device_props(rt.dev, &pr);
+        enum loom_status st = LOOM_ERR_IO;
+        if (f) {   /* (loom exec runs the program once per SIMT policy: the sources once) */
+            loom_stats_json_begin(f, exe, pr.name, getenv("LOOM_SIMT") ? getenv("LOOM_SIMT") : "pdom");
+            st = loom_stats_write_json_run(rt.dev, f, !env_flag("LOOM_STATS_NO_SOURCES"));
+            fputs("\n ]\n}\n", f);
+        }
+        if ((f && fclose(f) != 0) + (st != LOOM_OK))
             fprintf(stderr, "loom: cannot write the statistics to '%s': %s\n", json, strerror(errno));
     }
     /* the device is never destroyed (the process ends), so the trace is written here, once

@@ -174,8 +174,36 @@ static char *cfg_json(const struct ptx_func *fn)
     return buf;
 }
 
-/* The PTX lines from..to and the CUDA files named by .file. */
-static char *src_json(struct loom_module *m, unsigned from, unsigned to)
+/* The text of a CUDA source file as a JSON array of lines, when it can be read (and is
+ * at most 4 MiB). */
+static void cuda_text(FILE *f, const char *path)
+{
+    FILE *in = fopen(path, "rb");
+    if (!in) return;
+    char *buf = malloc((4u << 20) + 1);
+    size_t n = buf ? fread(buf, 1, 4u << 20, in) : 0;
+    bool whole = buf && fgetc(in) == EOF;
+    fclose(in);
+    if (!whole) { free(buf); return; }
+    buf[n] = 0;
+    fputs(", \"text\": [", f);
+    char *line = buf;
+    for (bool first = true; line < buf + n || first; first = false) {
+        char *nl = memchr(line, '\n', (size_t)(buf + n - line));
+        if (nl) *nl = 0;
+        if (!first) fputs(", ", f);
+        json_str(f, line);
+        if (!nl) break;
+        line = nl + 1;
+        if (line == buf + n) break;             /* (no line after the last newline) */
+    }
+    fputc(']', f);
+    free(buf);
+}
+
+/* The PTX lines from..to and the CUDA files named by .file, with the text of those the
+ * kernel's lines come from. */
+static char *src_json(struct loom_module *m, unsigned from, unsigned to, const struct sched_stats_entry *e)
 {
     char *buf = NULL;
     size_t len = 0;
@@ -198,6 +226,9 @@ static char *src_json(struct loom_module *m, unsigned from, unsigned to)
     for (uint32_t i = 0; i < m->ir->nfiles; i++) {
         fprintf(f, "%s{\"index\": %u, \"path\": ", i ? ", " : "", m->ir->files[i].index);
         json_str(f, m->ir->files[i].path);
+        bool used = false;
+        for (unsigned k = 0; k < e->nlines && !used; k++) used = e->lines[k].cu_file == m->ir->files[i].index;
+        if (used) cuda_text(f, m->ir->files[i].path);
         fputc('}', f);
     }
     fputc(']', f);
@@ -281,7 +312,7 @@ void sched_stats_count(struct loom_device *dev, struct sched_stats_entry *e, con
         const struct ptx_func *fn = g->k->ir;       /* the whole entry, from its .entry line */
         if (fn->loc.line && fn->loc.line < lo) lo = fn->loc.line;
         if (fn->ninstrs && instr_line(fn, fn->ninstrs - 1) + 1 > hi) hi = instr_line(fn, fn->ninstrs - 1) + 1;
-        e->src_json = src_json(m, lo == UINT_MAX ? 0 : lo, hi);
+        e->src_json = src_json(m, lo == UINT_MAX ? 0 : lo, hi, e);
         e->cfg_json = cfg_json(g->k->ir);
         e->warps_json = warps_json(o);
     }
@@ -311,7 +342,7 @@ static void u64(FILE *f, const char *key, uint64_t v, bool comma)
     fprintf(f, "\"%s\": %llu%s", key, (unsigned long long)v, comma ? ", " : "");
 }
 
-static void write_kernel(FILE *f, const struct sched_stats_entry *e, const struct loom_device *dev)
+static void write_kernel(FILE *f, const struct sched_stats_entry *e, const struct loom_device *dev, bool sources)
 {
     const struct loom_kernel_stats *s = &e->s;
     fputs("    {\"name\": ", f);
@@ -377,13 +408,14 @@ static void write_kernel(FILE *f, const struct sched_stats_entry *e, const struc
     if (s->counted) {
         fputs(",\n     \"ptx_file\": ", f);
         json_str(f, e->ptx_path);
-        if (e->src_json) fprintf(f, ",\n     %s", e->src_json);
+        if (e->src_json && sources) fprintf(f, ",\n     %s", e->src_json);
         fputs(",\n     \"lines\": [", f);
         for (unsigned i = 0; i < e->nlines; i++) {
             const struct loom_line_stats *l = &e->lines[i];
             fprintf(f, "%s\n      {\"line\": %u, \"text\": ", i ? "," : "", l->line);
             json_str(f, l->text);
-            fprintf(f, ", \"cu_file\": %u, \"cu_line\": %u, ", l->cu_file, l->cu_line);
+            if (l->cu_line) fprintf(f, ", \"cu_file\": %u, \"cu_line\": %u", l->cu_file, l->cu_line);
+            fputs(", ", f);
             u64(f, "exec", l->exec, true); u64(f, "threads", l->threads, true);
             u64(f, "predicated_off", l->predicated_off, true); u64(f, "divergent", l->divergent, true);
             u64(f, "barrier_waits", l->barrier_waits, l->mem != LOOM_MEM_NONE);
@@ -402,7 +434,7 @@ static void write_kernel(FILE *f, const struct sched_stats_entry *e, const struc
     fputs("}", f);
 }
 
-enum loom_status loom_stats_write_json_run(struct loom_device *dev, FILE *out)
+enum loom_status loom_stats_write_json_run(struct loom_device *dev, FILE *out, bool sources)
 {
     if (!dev || !out) return LOOM_ERR_INVALID_VALUE;
     pthread_mutex_lock(&dev->lock);
@@ -416,7 +448,7 @@ enum loom_status loom_stats_write_json_run(struct loom_device *dev, FILE *out)
     unsigned k = n;
     for (struct sched_stats_entry *e = dev->stats; e && v; e = e->next) v[--k] = e;
     for (unsigned i = 0; v && i < n; i++) {
-        write_kernel(out, v[i], dev);
+        write_kernel(out, v[i], dev, sources);
         fputs(i + 1 < n ? ",\n" : "\n", out);
     }
     free(v);
@@ -429,7 +461,7 @@ enum loom_status loom_stats_write_json(struct loom_device *dev, FILE *out, const
 {
     if (!dev || !out) return LOOM_ERR_INVALID_VALUE;
     loom_stats_json_begin(out, program, dev->props.name, dev->simt.spec[0] ? dev->simt.spec : "pdom");
-    enum loom_status st = loom_stats_write_json_run(dev, out);
+    enum loom_status st = loom_stats_write_json_run(dev, out, true);
     fputs("\n ]\n}\n", out);
     fflush(out);
     return st == LOOM_OK && ferror(out) ? LOOM_ERR_IO : st;

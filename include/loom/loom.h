@@ -477,12 +477,24 @@ void loom_stats_print_timeline(FILE *out, const char *prefix, const struct loom_
 enum loom_status loom_stats_write_json(struct loom_device *dev, FILE *out, const char *program);
 /* The same document in parts, for several devices' runs in one (e.g. one per SIMT
  * policy): the opening, then each device's run object (comma-separated by the caller),
- * then "\n ]\n}\n". */
+ * then "\n ]\n}\n". Without sources a run leaves out the PTX and CUDA text (readers take
+ * it from another run of the same kernel: the report does). */
 void loom_stats_json_begin(FILE *out, const char *program, const char *device, const char *simt);
-enum loom_status loom_stats_write_json_run(struct loom_device *dev, FILE *out);
+enum loom_status loom_stats_write_json_run(struct loom_device *dev, FILE *out, bool sources);
 /* Writes s's memory counters and its hottest lines as text (counters on), each line
  * starting with prefix; at most max_lines lines (0: none). */
 void loom_stats_print_counters(FILE *out, const char *prefix, const struct loom_kernel_stats *s, unsigned max_lines);
+/* The HTML lab report (docs/REPORT.md): writes one HTML page to out: the template of observe/report.html with the stats JSON
+ * (stats_json, len bytes, UTF-8) embedded in it; the page's own script draws the views
+ * (summary and occupancy, SIMT policies side by side, PTX and CUDA listings with heat
+ * columns, the CFG, lane activity per warp). The page loads nothing from the network.
+ * The JSON is checked for syntax first (any keys; the page shows those it knows).
+ * Returns 0, or -1 with a one-line message in err (errlen bytes, always terminated when
+ * errlen > 0): "LINE:COL: MESSAGE" for bad JSON, to which the caller prefixes its file
+ * name, or "cannot write the report: REASON". */
+int loom_report_html(FILE *out, const char *stats_json, size_t len, char *err, size_t errlen);
+
+
 /* Writes s's SIMT issue statistics as text (docs/SIMT.md), each line starting with prefix. */
 void loom_stats_print_simt(FILE *out, const char *prefix, const struct loom_kernel_stats *s);
 

@@ -140,5 +140,31 @@ browse --hide-scrollbars --window-size=1400,2000 --screenshot="$tmp/report.png" 
 [ "$(od -An -tx1 -N8 "$tmp/report.png" 2>/dev/null | tr -d ' ')" = 89504e470d0a1a0a ] &&
     [ "$(wc -c <"$tmp/report.png")" -gt 50000 ] || fail "screenshot: no PNG or a blank one"
 
+# ---- end to end: loom run --report (lab.ptx, two SIMT policies), the page against the JSON of
+# the same run: the kernel, both policies' issue slots, the limiter, the hottest line's executions
+LOOM=${LOOM:-$top_builddir/loom}
+lab=$top_srcdir/tests/observe/lab.ptx
+"$LOOM" run -q "$lab" --kernel lab --grid 2 --block 128 in:f32:256=iota "out:f32:256>$tmp/lab.out" s32:5 \
+    --simt pdom,sbi --stats=json "$tmp/lab.json" --report "$tmp/report.html" || fail "loom run --report"
+view e2e ''
+python3 - "$tmp/lab.json" >"$tmp/want" <<'EOF' || fail "lab.json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert [r["simt"] for r in d["runs"]] == ["pdom", "sbi"], d["runs"]
+k = d["runs"][0]["kernels"][0]
+print('<button class="tab on" data-act="kernel" data-i="0">%s</button>' % k["demangled"])
+print('<b class="limiter-name">%s</b>' % k["occupancy"]["limiter"])
+for r in d["runs"]:
+    print('data-policy="%s">%s</th>' % (r["simt"], r["simt"]))
+    print('>%d</td>' % r["kernels"][0]["simt_stats"]["slots"])
+hot = max(k["lines"], key=lambda l: l["exec"])
+print('<td class="ln">%d</td><td class="n exec sel">%d</td>' % (hot["line"], hot["exec"]))
+EOF
+while IFS= read -r want; do has e2e "$want" "the page of loom run --report"; done <"$tmp/want"
+"$LOOM" run -q "$lab" --kernel lab --grid 2 --block 128 in:f32:256=iota "out:f32:256>$tmp/never.out" s32:5 \
+    --report "$tmp/none/r.html" 2>"$tmp/err"
+[ $? = 2 ] && [ "$(cat "$tmp/err")" = "loom run: cannot write the report to '$tmp/none/r.html': No such file or directory" ] &&
+    [ ! -e "$tmp/never.out" ] || fail "an unwritable report path: '$(cat "$tmp/err")'"
+
 [ "$fails" = 0 ] && echo "report.sh: all checks passed"
 [ "$fails" = 0 ]
