@@ -22,8 +22,8 @@ bool loom_cli_split_simt(const char *spec, char **out, unsigned max, unsigned *n
 /* Creates (truncates) an output file before anything runs; NULL with "cannot write the WHAT
  * to 'PATH': REASON" in why. */
 FILE *loom_cli_create(const char *path, const char *what, char *why, size_t size);
-/* One statistics document (loom-stats/1) with the runs of the n documents docs[k] (each as
- * loom_stats_write_json wrote it; one that holds none adds nothing). */
+/* One statistics document (loom-stats/1) with the runs of the n documents docs[k] (lens[k]
+ * bytes each, as loom_stats_write_json wrote it; one that holds none adds nothing). */
 bool loom_cli_merge_stats(FILE *out, char *const *docs, const size_t *lens, unsigned n, const char *program,
                           const char *simt);
 

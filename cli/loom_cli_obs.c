@@ -1,6 +1,7 @@
 /* loom_cli_obs.c -- what `loom run` and `loom exec` share for showing a run: the list of
  * SIMT policies of --simt A,B,..., the statistics' JSON of several runs as one document,
  * and the output files, made before anything runs. */
+#define _GNU_SOURCE   /* memmem */
 #include "config.h"
 
 #include <errno.h>
@@ -63,7 +64,7 @@ FILE *loom_cli_create(const char *path, const char *what, char *why, size_t size
 static bool runs_of(const char *doc, size_t len, const char **from, size_t *n)
 {
     static const char open[] = "\"runs\": [\n", close[] = "\n ]\n}\n";
-    const char *a = doc ? strstr(doc, open) : NULL;
+    const char *a = doc ? memmem(doc, len, open, sizeof open - 1) : NULL;
     size_t cl = sizeof close - 1;
     if (!a || len < cl || memcmp(doc + len - cl, close, cl) != 0) return false;
     *from = a + sizeof open - 1;
@@ -71,14 +72,15 @@ static bool runs_of(const char *doc, size_t len, const char **from, size_t *n)
     return (size_t)(*from - doc) <= len - cl;
 }
 
-/* The "device" of a document, copied into buf. */
-static void device_of(const char *doc, char *buf, size_t size)
+/* The "device" of a document (len bytes), copied into buf. */
+static void device_of(const char *doc, size_t len, char *buf, size_t size)
 {
-    const char *d = doc ? strstr(doc, "\"device\": \"") : NULL;
+    static const char key[] = "\"device\": \"";
+    const char *d = doc ? memmem(doc, len, key, sizeof key - 1) : NULL;
     buf[0] = 0;
     if (!d) return;
-    d += strlen("\"device\": \"");
-    const char *e = strchr(d, '"');
+    d += sizeof key - 1;
+    const char *e = memchr(d, '"', (size_t)(doc + len - d));
     if (e) snprintf(buf, size, "%.*s", (int)(e - d), d);
 }
 
@@ -86,7 +88,7 @@ bool loom_cli_merge_stats(FILE *out, char *const *docs, const size_t *lens, unsi
                           const char *simt)
 {
     char device[256] = "";
-    for (unsigned k = 0; k < n && !device[0]; k++) device_of(docs[k], device, sizeof device);
+    for (unsigned k = 0; k < n && !device[0]; k++) device_of(docs[k], lens[k], device, sizeof device);
     loom_stats_json_begin(out, program, device, simt);
     bool first = true;
     for (unsigned k = 0; k < n; k++) {

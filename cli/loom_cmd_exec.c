@@ -17,6 +17,7 @@
 
 #include "cli/loom_cli.h"
 #include "loom/loom.h"
+#include "ptx/ptx_ir.h"
 
 /* Set by the makefile (runtime/local.mk). */
 #ifndef LOOM_PKGLIBDIR
@@ -329,28 +330,6 @@ static const char *made_file(const char *path, const char *what, char *abs)
     return path;
 }
 
-/* Reads a whole file (NULL when it cannot); *len its size. */
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    char *buf = NULL;
-    size_t cap = 0, n = 0, got;
-    do {
-        if (n + 65536 > cap) {
-            char *nb = realloc(buf, cap = 2 * cap + 65536);
-            if (!nb) { free(buf); fclose(f); return NULL; }
-            buf = nb;
-        }
-        got = fread(buf + n, 1, cap - n - 1, f);
-        n += got;
-    } while (got);
-    fclose(f);
-    buf[n] = 0;
-    *len = n;
-    return buf;
-}
-
 /* Runs the program once under each SIMT policy (in a child each, as `exec` would run it),
  * each writing its statistics to a file of its own, then writes the statistics of all of
  * them as one JSON document. The trace, when asked for, is the first run's. The exit status
@@ -389,7 +368,10 @@ static int exec_policies(const char *prog, char **args, struct exec_obs *obs)
             status = 126;
             break;
         }
-        docs[k] = slurp(tmp, &lens[k]);
+        FILE *in = fopen(tmp, "rb");
+        bool too_big;
+        docs[k] = in ? ptx_read_stream(in, &lens[k], &too_big) : NULL;   /* (any text, read whole) */
+        if (in) fclose(in);
         unlink(tmp);
         int st = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
         if (st && !status) status = st;

@@ -316,9 +316,9 @@ load:
                 uint64_t n1 = w->n_inst, d1 = w->n_diverge;
                 w->chain_left = 0;
                 rc = m ? in->fn(w, in, m) : EMU_CONTINUE;
-                uint64_t extra = w->n_inst - n1;
-                emu_obs_done(w, pc - 1, active, extra <= 2 ? extra : 0, w->n_diverge != d1, rc == EMU_STOP_BARRIER);
-                if (w->n_diverge != d1) emu_obs_event(w, "diverge", pc - 1 + (uint32_t)(extra <= 2 ? extra : 0), w->active);
+                uint32_t last = emu_obs_done(w, pc - 1, active, w->n_inst - n1, w->n_diverge != d1,
+                                             rc == EMU_STOP_BARRIER);
+                if (w->n_diverge != d1) emu_obs_event(w, "diverge", last, w->active);
             } else if (!in->flow) {
                 if (m && (rc = in->fn(w, in, m)) != EMU_CONTINUE) goto out;
                 goto next;

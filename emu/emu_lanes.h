@@ -107,6 +107,20 @@ static inline uint32_t emu_popc(emu_mask x)
 #endif
 }
 
+/* Classifies a generic address: shared window of this CTA, local window of
+ * this warp, the kernel parameter buffer, or global. */
+static inline enum ptx_space emu_generic_space(const struct emu_warp *w, uint64_t addr)
+{
+    const struct emu_cta *cta = w->cta;
+    uint64_t sh = (uint64_t)(uintptr_t)cta->shared;
+    if (addr - sh < cta->shared_size) return PTX_SPACE_SHARED;
+    uint64_t lo = (uint64_t)(uintptr_t)w->local;
+    if (addr - lo < w->local_stride * EMU_WARP_SIZE) return PTX_SPACE_LOCAL;
+    uint64_t pb = (uint64_t)(uintptr_t)cta->launch->params;
+    if (addr - pb < cta->launch->params_size) return PTX_SPACE_PARAM;
+    return PTX_SPACE_GLOBAL;
+}
+
 /* Thread instructions, counted lazily: the warp instructions w has run since
  * w->mark all ran with `lanes` active lanes, so they are added where the mask
  * changes and where the warp stops (emu_exec.c's dispatch loop, and bar.sync's

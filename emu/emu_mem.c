@@ -142,20 +142,6 @@ static inline int64_t global_flags(struct emu_warp *w, uint64_t lo, uint64_t end
     return global_flags_slow(w, lo, end);
 }
 
-/* Classifies a generic address: shared window of this CTA, local window of
- * this warp, the kernel parameter buffer, or global. */
-static enum ptx_space classify(const struct emu_warp *w, uint64_t addr)
-{
-    const struct emu_cta *cta = w->cta;
-    uint64_t sh = (uint64_t)(uintptr_t)cta->shared;
-    if (addr - sh < cta->shared_size) return PTX_SPACE_SHARED;
-    uint64_t lo = (uint64_t)(uintptr_t)w->local;
-    if (addr - lo < w->local_stride * EMU_WARP_SIZE) return PTX_SPACE_LOCAL;
-    uint64_t pb = (uint64_t)(uintptr_t)cta->launch->params;
-    if (addr - pb < cta->launch->params_size) return PTX_SPACE_PARAM;
-    return PTX_SPACE_GLOBAL;
-}
-
 void *emu_mem_ptr(struct emu_warp *w, const struct emu_inst *in, unsigned l, enum ptx_space space,
                   uint64_t addr, unsigned size, bool write)
 {
@@ -164,7 +150,7 @@ void *emu_mem_ptr(struct emu_warp *w, const struct emu_inst *in, unsigned l, enu
     char detail[300], where[200];
     uint64_t local_off = addr;
     if (generic) {
-        space = classify(w, addr);
+        space = emu_generic_space(w, addr);
         /* Translate the generic window back to the space's own address. */
         if (space == PTX_SPACE_SHARED) addr -= (uint64_t)(uintptr_t)w->cta->shared;
         else if (space == PTX_SPACE_LOCAL) {
@@ -1138,7 +1124,7 @@ static int h_isspacep(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
     emu_mask r = 0;
     EMU_LANES(l) {
         if (!EMU_ON(m, l)) continue;
-        enum ptx_space s = classify(w, w->r64[in->a][l]);
+        enum ptx_space s = emu_generic_space(w, w->r64[in->a][l]);
         bool yes = s == in->sub || (in->sub == PTX_SPACE_CONST && s == PTX_SPACE_GLOBAL &&
                                     mem_find(w->cta->launch->mem, w->r64[in->a][l], 1) &&
                                     (mem_find(w->cta->launch->mem, w->r64[in->a][l], 1)->flags & MEM_READONLY));

@@ -2,8 +2,9 @@
  * requests, by the rules the hardware counts them with (docs/OBSERVE.md):
  *   shared memory: 32 banks of 4 bytes; a request takes as many wavefronts as the
  *     most distinct 4-byte words any bank must deliver (lanes reading one word share
- *     it); accesses wider than 4 bytes go in phases of 128 bytes (16 lanes of 8 bytes,
- *     8 lanes of 16), each phase at least one wavefront;
+ *     it); accesses wider than 4 bytes go in parts of 128 bytes of lanes (16 lanes of
+ *     8 bytes, 8 lanes of 16), two parts of a pair sharing a wavefront where they fit
+ *     (emu_obs_wavefronts);
  *   global memory: the distinct 32-byte sectors and 128-byte lines a request touches;
  *   local memory: bytes moved. */
 #include "config.h"
@@ -13,6 +14,7 @@
 #include <time.h>
 
 #include "emu/emu_internal.h"
+#include "emu/emu_lanes.h"
 #include "emu/emu_obs.h"
 
 uint64_t emu_obs_now(void)
@@ -225,16 +227,6 @@ static void lane_addrs(const struct emu_warp *w, const struct emu_inst *in, uint
     }
 }
 
-/* The space a generic address falls in (emu_mem.c's classify, for counting only). */
-static enum ptx_space generic_space(const struct emu_warp *w, uint64_t addr)
-{
-    const struct emu_cta *cta = w->cta;
-    if (addr - (uint64_t)(uintptr_t)cta->shared < cta->shared_size) return PTX_SPACE_SHARED;
-    if (addr - (uint64_t)(uintptr_t)w->local < w->local_stride * EMU_WARP_SIZE) return PTX_SPACE_LOCAL;
-    if (addr - (uint64_t)(uintptr_t)cta->launch->params < cta->launch->params_size) return PTX_SPACE_PARAM;
-    return PTX_SPACE_GLOBAL;
-}
-
 static void count_mem(struct emu_warp *w, const struct emu_inst *in, const struct emu_obs_desc *d, emu_mask m,
                       struct emu_obs_pc *c)
 {
@@ -242,7 +234,7 @@ static void count_mem(struct emu_warp *w, const struct emu_inst *in, const struc
     lane_addrs(w, in, addr);
     enum ptx_space sp = (enum ptx_space)d->space;
     if (sp == PTX_SPACE_NONE || sp == PTX_SPACE_GENERIC) {
-        sp = generic_space(w, addr[__builtin_ctz(m)]);
+        sp = emu_generic_space(w, addr[__builtin_ctz(m)]);
         if (sp == PTX_SPACE_SHARED)
             for (emu_mask k = m; k; k &= k - 1) addr[__builtin_ctz(k)] -= (uint64_t)(uintptr_t)w->cta->shared;
     }
@@ -257,7 +249,7 @@ static void count_mem(struct emu_warp *w, const struct emu_inst *in, const struc
     }
     case PTX_SPACE_LOCAL:
         c->requests++;
-        c->bytes += (uint64_t)__builtin_popcount(m) * d->size;
+        c->bytes += (uint64_t)emu_popc(m) * d->size;
         break;
     case PTX_SPACE_GLOBAL:
         c->requests++;

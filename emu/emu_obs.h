@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "emu/emu.h"
+#include "emu/emu_lanes.h"
 
 /* What a pc does to memory (emu_obs_desc.mem). */
 enum emu_obs_mem { EMU_OBS_NONE, EMU_OBS_LD, EMU_OBS_ST, EMU_OBS_ATOM };
@@ -93,27 +94,30 @@ static inline void emu_obs_issue(struct emu_warp *w, uint32_t pc, emu_mask activ
     struct emu_cta *cta = w->cta;
     struct emu_obs_pc *c = &cta->obs_pc[pc];
     c->exec++;
-    c->threads += (uint64_t)__builtin_popcount(active);
-    c->off += (uint64_t)__builtin_popcount(active & ~m);
+    c->threads += emu_popc(active);
+    c->off += emu_popc(active & ~m);
     if (__builtin_expect(cta->launch->obs->desc[pc].mem != 0 || cta->obs_trace, 0))
         emu_obs_issue_more(w, pc, active, m);     /* a memory request, the lane-activity record */
 }
 /* The lane-activity record of CTA (0,0,0)'s warps: pc issued with `active`. */
 void emu_obs_record(struct emu_warp *w, uint32_t pc, emu_mask active);
-/* After the handler of that issue: it ran `extra` more instructions (a handler fused
- * with the setp and bra after it counts them in w->n_inst), split the warp
- * (divergent, credited to the last of them) or stopped it at a barrier. */
-static inline void emu_obs_done(struct emu_warp *w, uint32_t pc, emu_mask active, uint64_t extra, bool divergent,
-                                bool barrier)
+/* After the handler of that issue: it counted n more warp instructions in w->n_inst (a
+ * handler fused with the setp and bra after it runs them too: at most 2), split the warp
+ * (divergent, credited to the last instruction it ran) or stopped it at a barrier.
+ * Returns the pc of that last instruction. */
+static inline uint32_t emu_obs_done(struct emu_warp *w, uint32_t pc, emu_mask active, uint64_t n, bool divergent,
+                                    bool barrier)
 {
     struct emu_obs_pc *c = w->cta->obs_pc;
-    for (uint64_t k = 1; k <= extra; k++) {
+    uint32_t extra = n <= 2 ? (uint32_t)n : 0;
+    for (uint32_t k = 1; k <= extra; k++) {
         c[pc + k].exec++;
-        c[pc + k].threads += (uint64_t)__builtin_popcount(active);
-        if (w->cta->obs_trace) emu_obs_record(w, (uint32_t)(pc + k), active);
+        c[pc + k].threads += emu_popc(active);
+        if (w->cta->obs_trace) emu_obs_record(w, pc + k, active);
     }
     c[pc + extra].divergent += divergent;
     c[pc].barrier_waits += barrier;
+    return pc + extra;
 }
 
 /* The hooks' clock (CLOCK_MONOTONIC nanoseconds). */

@@ -1,7 +1,7 @@
 # observe/ -- what Loom shows of a run, part of libloom: the Chrome trace recorder (--trace)
 # and the HTML lab report (--report). report.c's page template, observe/report.html, becomes
 # the C array report_html_lines (one string per line) through the sed rule below.
-libloom_la_SOURCES += %D%/trace.h %D%/trace.c
+libloom_la_SOURCES += %D%/trace.h %D%/trace.c %D%/json.h %D%/json.c
 libloom_la_SOURCES += %D%/report.h %D%/report.c
 nodist_libloom_la_SOURCES = %D%/report_html.h
 BUILT_SOURCES += %D%/report_html.h

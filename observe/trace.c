@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "observe/json.h"
 #include "observe/trace.h"
 
 enum trace_kind { EV_SLICE, EV_INSTANT, EV_FLOW_OUT, EV_FLOW_IN, EV_CTA, EV_WARP, EV_WARP_EVENT };
@@ -378,19 +379,6 @@ bool loom_trace_dirty(struct loom_trace *t)
     return dirty;
 }
 
-/* Writes s as a JSON string. */
-static void put_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; s && *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
-        else if (c < 0x20) fprintf(f, "\\u%04x", c);
-        else fputc(c, f);
-    }
-    fputc('"', f);
-}
-
 /* Microseconds with three decimals, from nanoseconds. */
 static void put_us(FILE *f, const char *key, uint64_t ns)
 {
@@ -416,7 +404,7 @@ static void put_event(FILE *f, const struct trace_ev *e)
                                [EV_CTA] = 'X', [EV_WARP] = 'X', [EV_WARP_EVENT] = 'i' };
     fprintf(f, ",\n{\"ph\":\"%c\",\"pid\":1,\"tid\":%u,\"name\":", ph[e->kind], e->track);
     if (e->kind == EV_WARP) fprintf(f, "\"warp %" PRIu64 "\"", e->u[1]);
-    else put_str(f, e->name ? e->name : "?");
+    else loom_json_str(f, e->name ? e->name : "?");
     put_us(f, "ts", e->ts);
     switch ((enum trace_kind)e->kind) {
     case EV_SLICE:
@@ -435,14 +423,14 @@ static void put_event(FILE *f, const struct trace_ev *e)
         put_us(f, "dur", e->dur);
         fprintf(f, ",\"cat\":\"cta\",\"args\":{\"ctaid\":[%" PRIu64 ",%" PRIu64 ",%" PRIu64 "],\"gridid\":%" PRIu64
                 ",\"end\":", e->u[0], e->u[1], e->u[2], e->u[3]);
-        put_str(f, e->what);
+        loom_json_str(f, e->what);
         fputc('}', f);
         break;
     case EV_WARP:
         put_us(f, "dur", e->dur);
         fprintf(f, ",\"cat\":\"warp\",\"args\":{\"cta\":%" PRIu64 ",\"warp\":%" PRIu64 ",\"instructions\":%" PRIu64
                 ",\"end\":", e->u[0], e->u[1], e->u[2]);
-        put_str(f, e->what);
+        loom_json_str(f, e->what);
         fputc('}', f);
         break;
     case EV_WARP_EVENT:
@@ -472,7 +460,7 @@ static void put_track_name(FILE *f, const struct loom_trace *t, unsigned track)
         given = made;
     }
     fprintf(f, ",\n{\"ph\":\"M\",\"pid\":1,\"tid\":%u,\"name\":\"thread_name\",\"args\":{\"name\":", track);
-    put_str(f, given);
+    loom_json_str(f, given);
     fprintf(f, "}},\n{\"ph\":\"M\",\"pid\":1,\"tid\":%u,\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":%u}}",
             track, track);
 }

@@ -1141,7 +1141,7 @@ static void record_stats(struct loom_device *dev, const struct sched_grid *g)
         struct loom_kernel_attrs at;
         loom_kernel_attrs(k, &at);
         e->s.registers_per_thread = at.num_regs;
-        sched_stats_count(dev, e, g);
+        sched_stats_count(e, g);
     }
     pthread_mutex_unlock(&dev->lock);
 }

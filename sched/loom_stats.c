@@ -10,6 +10,7 @@
 
 #include "emu/emu_internal.h"
 #include "emu/emu_obs.h"
+#include "observe/json.h"
 #include "ptx/ptx_demangle.h"
 #include "sched/sched.h"
 
@@ -31,18 +32,16 @@ static bool module_lines(struct loom_module *m)
     return true;
 }
 
-/* Line `line` (1-based) of the module's PTX, trimmed, as a new string ("" when unknown). */
-static char *line_text(struct loom_module *m, unsigned line)
+/* Line `line` (1-based) of the module's PTX, without its newline, as a new string ("" when
+ * unknown); trimmed of the blanks around it when trim. */
+static char *line_text(struct loom_module *m, unsigned line, bool trim)
 {
     if (!module_lines(m) || line == 0 || line > m->nlines) return strdup("");
     const char *a = m->text + m->line_off[line - 1], *b = m->text + m->line_off[line] - 1;
     if (b > m->text + m->text_len) b = m->text + m->text_len;
-    while (a < b && (*a == ' ' || *a == '\t')) a++;
-    while (b > a && (b[-1] == ' ' || b[-1] == '\t' || b[-1] == '\r')) b--;
-    size_t n = (size_t)(b - a);
-    char *s = malloc(n + 1);
-    if (s) { memcpy(s, a, n); s[n] = 0; }
-    return s;
+    while (trim && a < b && (*a == ' ' || *a == '\t')) a++;
+    while (trim && b > a && (b[-1] == ' ' || b[-1] == '\t' || b[-1] == '\r')) b--;
+    return strndup(a, (size_t)(b - a));
 }
 
 /* The entry's line record for `line`, inserted in order when new (NULL: out of memory). */
@@ -64,7 +63,7 @@ static struct loom_line_stats *line_rec(struct sched_stats_entry *e, struct loom
     }
     memmove(&e->lines[lo + 1], &e->lines[lo], (e->nlines - lo) * sizeof *e->lines);
     e->nlines++;
-    e->lines[lo] = (struct loom_line_stats){ .line = line, .text = line_text(m, line) };
+    e->lines[lo] = (struct loom_line_stats){ .line = line, .text = line_text(m, line, true) };
     return &e->lines[lo];
 }
 
@@ -109,19 +108,6 @@ static void mem_add(struct loom_mem_stats *t, const struct loom_line_stats *l)
 
 /* ---- JSON fragments made at a kernel's first launch ------------------------------------ */
 
-static void json_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-        if (*p == '"' || *p == '\\') fprintf(f, "\\%c", *p);
-        else if (*p == '\n') fputs("\\n", f);
-        else if (*p == '\t') fputs("\\t", f);
-        else if (*p < 0x20) fprintf(f, "\\u%04x", *p);
-        else fputc(*p, f);
-    }
-    fputc('"', f);
-}
-
 static unsigned instr_line(const struct ptx_func *fn, uint32_t i)
 {
     return i < fn->ninstrs ? fn->instrs[i].loc.line : 0;
@@ -143,7 +129,7 @@ static char *cfg_json(const struct ptx_func *fn)
             if (fn->labels[k].instr == bl->first) label = fn->labels[k].name;
         fprintf(f, "%s{\"id\": %u, \"first\": %u, \"last\": %u, \"label\": ", b ? ", " : "", b,
                 instr_line(fn, bl->first), instr_line(fn, bl->last));
-        json_str(f, label ? label : "");
+        loom_json_str(f, label ? label : "");
         fputc('}', f);
     }
     fputs("], \"edges\": [", f);
@@ -192,7 +178,7 @@ static void cuda_text(FILE *f, const char *path)
         char *nl = memchr(line, '\n', (size_t)(buf + n - line));
         if (nl) *nl = 0;
         if (!first) fputs(", ", f);
-        json_str(f, line);
+        loom_json_str(f, line);
         if (!nl) break;
         line = nl + 1;
         if (line == buf + n) break;             /* (no line after the last newline) */
@@ -211,21 +197,15 @@ static char *src_json(struct loom_module *m, unsigned from, unsigned to, const s
     if (!f) return NULL;
     fprintf(f, "\"ptx_first\": %u, \"ptx_text\": [", from);
     for (unsigned l = from; from && l <= to; l++) {
-        char *t = NULL;
-        if (module_lines(m) && l <= m->nlines) {
-            const char *a = m->text + m->line_off[l - 1];
-            size_t n = m->line_off[l] - 1 - m->line_off[l - 1];
-            if (m->line_off[l - 1] + n > m->text_len) n = m->text_len - m->line_off[l - 1];
-            t = strndup(a, n);
-        }
+        char *t = line_text(m, l, false);
         if (l > from) fputs(", ", f);
-        json_str(f, t ? t : "");
+        loom_json_str(f, t ? t : "");
         free(t);
     }
     fputs("], \"cuda_files\": [", f);
     for (uint32_t i = 0; i < m->ir->nfiles; i++) {
         fprintf(f, "%s{\"index\": %u, \"path\": ", i ? ", " : "", m->ir->files[i].index);
-        json_str(f, m->ir->files[i].path);
+        loom_json_str(f, m->ir->files[i].path);
         bool used = false;
         for (unsigned k = 0; k < e->nlines && !used; k++) used = e->lines[k].cu_file == m->ir->files[i].index;
         if (used) cuda_text(f, m->ir->files[i].path);
@@ -258,9 +238,8 @@ static char *warps_json(const struct emu_obs *o)
     return buf;
 }
 
-void sched_stats_count(struct loom_device *dev, struct sched_stats_entry *e, const struct sched_grid *g)
+void sched_stats_count(struct sched_stats_entry *e, const struct sched_grid *g)
 {
-    (void)dev;
     const struct emu_obs *o = g->L.obs;
     if (!o) return;
     struct loom_module *m = g->k->mod;
@@ -346,9 +325,9 @@ static void write_kernel(FILE *f, const struct sched_stats_entry *e, const struc
 {
     const struct loom_kernel_stats *s = &e->s;
     fputs("    {\"name\": ", f);
-    json_str(f, s->kernel);
+    loom_json_str(f, s->kernel);
     fputs(", \"demangled\": ", f);
-    json_str(f, e->demangled ? e->demangled : s->kernel);
+    loom_json_str(f, e->demangled ? e->demangled : s->kernel);
     fprintf(f, ",\n     \"launches\": %llu, \"seconds\": %.6f, \"ctas\": %llu, ", (unsigned long long)s->launches,
             s->seconds, (unsigned long long)s->ctas);
     fprintf(f, "\"grid\": [%u, %u, %u], \"block\": [%u, %u, %u], \"dynamic_shared\": %zu,\n     ", e->grid[0],
@@ -390,7 +369,7 @@ static void write_kernel(FILE *f, const struct sched_stats_entry *e, const struc
         else fprintf(f, "%s\"%s\": %u", k ? ", " : "", limn[k], lim[k]);
     }
     fputs("}, \"limiter\": ", f);
-    json_str(f, s->occupancy_limiter ? s->occupancy_limiter : "");
+    loom_json_str(f, s->occupancy_limiter ? s->occupancy_limiter : "");
     fputs(", \"achieved_resident\": [", f);
     for (unsigned k = 0; k < s->timeline_bins && k < LOOM_TIMELINE_BINS; k++)
         fprintf(f, "%s%.3f", k ? ", " : "", (double)s->timeline_resident[k]);
@@ -407,13 +386,13 @@ static void write_kernel(FILE *f, const struct sched_stats_entry *e, const struc
     fputs("}", f);
     if (s->counted) {
         fputs(",\n     \"ptx_file\": ", f);
-        json_str(f, e->ptx_path);
+        loom_json_str(f, e->ptx_path);
         if (e->src_json && sources) fprintf(f, ",\n     %s", e->src_json);
         fputs(",\n     \"lines\": [", f);
         for (unsigned i = 0; i < e->nlines; i++) {
             const struct loom_line_stats *l = &e->lines[i];
             fprintf(f, "%s\n      {\"line\": %u, \"text\": ", i ? "," : "", l->line);
-            json_str(f, l->text);
+            loom_json_str(f, l->text);
             if (l->cu_line) fprintf(f, ", \"cu_file\": %u, \"cu_line\": %u", l->cu_file, l->cu_line);
             fputs(", ", f);
             u64(f, "exec", l->exec, true); u64(f, "threads", l->threads, true);
@@ -439,7 +418,7 @@ enum loom_status loom_stats_write_json_run(struct loom_device *dev, FILE *out, b
     if (!dev || !out) return LOOM_ERR_INVALID_VALUE;
     pthread_mutex_lock(&dev->lock);
     fputs("  {\"simt\": ", out);
-    json_str(out, dev->simt.spec[0] ? dev->simt.spec : "pdom");
+    loom_json_str(out, dev->simt.spec[0] ? dev->simt.spec : "pdom");
     fputs(", \"kernels\": [\n", out);
     /* Kernels in the order they first ran (the list holds the newest first). */
     unsigned n = 0;
@@ -470,11 +449,11 @@ enum loom_status loom_stats_write_json(struct loom_device *dev, FILE *out, const
 void loom_stats_json_begin(FILE *out, const char *program, const char *device, const char *simt)
 {
     fputs("{\"schema\": \"loom-stats/1\", \"program\": ", out);
-    json_str(out, program ? program : "");
+    loom_json_str(out, program ? program : "");
     fputs(", \"device\": ", out);
-    json_str(out, device ? device : "");
+    loom_json_str(out, device ? device : "");
     fputs(", \"simt\": ", out);
-    json_str(out, simt ? simt : "pdom");
+    loom_json_str(out, simt ? simt : "pdom");
     fputs(",\n \"runs\": [\n", out);
 }
 

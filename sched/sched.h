@@ -243,7 +243,7 @@ struct sched_stats_entry {
 
 /* loom_stats.c: the counters' share of a finished grid's statistics (under dev->lock),
  * and what an entry owns. */
-void sched_stats_count(struct loom_device *dev, struct sched_stats_entry *e, const struct sched_grid *g);
+void sched_stats_count(struct sched_stats_entry *e, const struct sched_grid *g);
 void sched_stats_entry_free(struct sched_stats_entry *e);
 
 struct loom_device {

@@ -305,6 +305,14 @@ unsigned steps_next_groups(struct emu_steps *s, uint32_t *out_warp, uint32_t *pc
 
 /* ---- Running one group -------------------------------------------------------------- */
 
+/* Lanes of m whose guard holds. */
+static emu_mask guarded(const struct emu_warp *w, const struct emu_inst *in, emu_mask m)
+{
+    if (in->guard == EMU_NOGUARD) return m;
+    emu_mask p = w->pred[in->guard];
+    return m & (in->guard_neg ? ~p : p);
+}
+
 /* The warp's one-entry stack for a group at pc (what the handlers see). */
 static void setup(struct emu_steps *s, struct emu_warp *w, uint32_t pc, emu_mask g)
 {
@@ -315,12 +323,7 @@ static void setup(struct emu_steps *s, struct emu_warp *w, uint32_t pc, emu_mask
     w->pc = pc + 1;
     w->chain_left = 0;                      /* (a uniform branch never chains on) */
     w->n_inst++;
-    if (w->cta->obs_pc) {                   /* the counters observer (emu_obs.h) */
-        const struct emu_inst *in = &s->code[pc];
-        emu_mask m = g;
-        if (in->guard != EMU_NOGUARD) m &= in->guard_neg ? ~w->pred[in->guard] : w->pred[in->guard];
-        emu_obs_issue(w, pc, g, m);
-    }
+    if (w->cta->obs_pc) emu_obs_issue(w, pc, g, guarded(w, &s->code[pc], g));   /* (emu_obs.h) */
 }
 
 /* Lane l's pc once a handler has run: the current path's when it is active, else
@@ -429,24 +432,13 @@ static int run_group(struct emu_steps *s, struct emu_warp *w, struct steps_warp 
         return rc;
     }
     read_back(s, w, sw, in, g);
-    if (w->cta->obs_pc) {
-        uint64_t extra = w->n_inst - n1;    /* (a handler fused with the setp and bra after it) */
-        emu_obs_done(w, pc, g, extra <= 2 ? extra : 0, s->st.diverge != d1, false);
-    }
+    if (w->cta->obs_pc) emu_obs_done(w, pc, g, w->n_inst - n1, s->st.diverge != d1, false);
     if (rc == EMU_STOP_YIELD) s->left = 0;  /* polling or asleep: the next warp's turn */
     if (rc == EMU_STOP_YIELD && s->cfg->kind == EMU_SIMT_ITS) {
         sw->sleeping |= g & sw->run;
         sw->wake = sw->issued + (s->cfg->quantum ? s->cfg->quantum : 1);
     }
     return EMU_CONTINUE;
-}
-
-/* Lanes of m whose guard holds. */
-static emu_mask guarded(const struct emu_warp *w, const struct emu_inst *in, emu_mask m)
-{
-    if (in->guard == EMU_NOGUARD) return m;
-    emu_mask p = w->pred[in->guard];
-    return m & (in->guard_neg ? ~p : p);
 }
 
 /* Lanes of g go on to the instruction after their own (a false guard, or a wait over). */

@@ -221,21 +221,31 @@ static void take_launch_simt(const struct loom_launch_stats *l, void *data)
     seen->n++;
 }
 
+/* A device of cfg that has run kernel `name` of the PTX text ptx once, with one warp and a
+ * zeroed buffer of `bytes` (its one parameter, *buf). */
+static struct loom_device *one_warp(const struct loom_device_config *cfg, const char *ptx, size_t len,
+                                    const char *name, size_t bytes, uint64_t *buf)
+{
+    struct loom_device *dev = NULL;
+    ck_assert_int_eq(loom_device_create(cfg, &dev), LOOM_OK);
+    struct loom_module *mod;
+    struct loom_kernel *k;
+    ck_assert_int_eq(loom_module_load_text(dev, ptx, len, name, &mod), LOOM_OK);
+    ck_assert_int_eq(loom_module_get_kernel(mod, name, &k), LOOM_OK);
+    ck_assert_int_eq(loom_malloc(dev, bytes, buf), LOOM_OK);
+    ck_assert_int_eq(loom_memset(dev, *buf, 0, bytes), LOOM_OK);
+    struct loom_launch_config one = { .grid = { 1, 1, 1 }, .block = { 32, 1, 1 } };
+    void *args[] = { buf };
+    ck_assert_int_eq(loom_launch(dev, k, &one, args), LOOM_OK);
+    ck_assert_int_eq(loom_synchronize(dev), LOOM_OK);
+    return dev;
+}
+
 static struct loom_simt_stats simt_of_launch(const char *policy, uint32_t *out)
 {
     struct loom_device_config cfg = { .workers = 1, .stats = true, .stats_launches = true, .simt = policy };
-    struct loom_device *dev = NULL;
-    ck_assert_int_eq(loom_device_create(&cfg, &dev), LOOM_OK);
-    struct loom_module *mod;
-    struct loom_kernel *k;
     uint64_t buf;
-    ck_assert_int_eq(loom_module_load_text(dev, split_ptx, sizeof split_ptx - 1, "split.ptx", &mod), LOOM_OK);
-    ck_assert_int_eq(loom_module_get_kernel(mod, "split", &k), LOOM_OK);
-    ck_assert_int_eq(loom_malloc(dev, 32 * 4, &buf), LOOM_OK);
-    struct loom_launch_config one = { .grid = { 1, 1, 1 }, .block = { 32, 1, 1 } };
-    void *args[] = { &buf };
-    ck_assert_int_eq(loom_launch(dev, k, &one, args), LOOM_OK);
-    ck_assert_int_eq(loom_synchronize(dev), LOOM_OK);
+    struct loom_device *dev = one_warp(&cfg, split_ptx, sizeof split_ptx - 1, "split", 32 * 4, &buf);
     ck_assert_int_eq(loom_memcpy(dev, out, (void *)(uintptr_t)buf, 32 * 4), LOOM_OK);
     struct loom_simt_stats got;
     struct { struct loom_simt_stats *to; int n; } seen = { &got, 0 };
@@ -352,19 +362,8 @@ START_TEST(test_counters)
     static const char *const policies[] = { NULL, "frontier", "dwf" };
     for (unsigned p = 0; p < 3; p++) {
         struct loom_device_config cfg = { .workers = 1, .stats = true, .counters = true, .simt = policies[p] };
-        struct loom_device *dev = NULL;
-        ck_assert_int_eq(loom_device_create(&cfg, &dev), LOOM_OK);
-        struct loom_module *mod;
-        struct loom_kernel *k;
         uint64_t buf;
-        ck_assert_int_eq(loom_module_load_text(dev, mem_ptx, sizeof mem_ptx - 1, "mem.ptx", &mod), LOOM_OK);
-        ck_assert_int_eq(loom_module_get_kernel(mod, "mem", &k), LOOM_OK);
-        ck_assert_int_eq(loom_malloc(dev, 32 * 128 + 8, &buf), LOOM_OK);
-        ck_assert_int_eq(loom_memset(dev, buf, 0, 32 * 128 + 8), LOOM_OK);
-        struct loom_launch_config one = { .grid = { 1, 1, 1 }, .block = { 32, 1, 1 } };
-        void *args[] = { &buf };
-        ck_assert_int_eq(loom_launch(dev, k, &one, args), LOOM_OK);
-        ck_assert_int_eq(loom_synchronize(dev), LOOM_OK);
+        struct loom_device *dev = one_warp(&cfg, mem_ptx, sizeof mem_ptx - 1, "mem", 32 * 128 + 8, &buf);
         loom_stats_foreach(dev, check_mem_counters, NULL);
         char *doc = NULL;
         size_t len = 0;
