@@ -1010,6 +1010,9 @@ static double run_now(void)
 }
 
 /* Loads the module, checks everything against the kernel, runs it and writes the outputs. */
+/* The debugger of loom_cmd_run_debug's run, or NULL. */
+static struct loom_debug *run_debugger;
+
 static int run_one(struct run_opts *o, const char *simt, unsigned nth, FILE *json)
 {
     struct loom_device_config cfg = {
@@ -1020,6 +1023,7 @@ static int run_one(struct run_opts *o, const char *simt, unsigned nth, FILE *jso
         .watchdog_s = o->have_watchdog ? o->watchdog : 60, .simt = simt,
         /* (the first policy's run only, when there are several) */
         .trace_path = nth == 0 ? o->trace : NULL, .trace_cap = o->trace_cap, .trace_warps = o->trace_warps,
+        .debugger = run_debugger,
     };
     struct loom_device *dev = NULL;
     if (loom_device_create(&cfg, &dev) != LOOM_OK) {
@@ -1236,5 +1240,13 @@ int loom_cmd_run(int argc, char **argv)
     else if (rc < 0)
         rc = 0;
     run_opts_free(&o);
+    return rc;
+}
+
+int loom_cmd_run_debug(int argc, char **argv, struct loom_debug *d)
+{
+    run_debugger = d;
+    int rc = loom_cmd_run(argc, argv);
+    run_debugger = NULL;
     return rc;
 }

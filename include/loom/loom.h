@@ -96,6 +96,9 @@ struct loom_device_config {
                                   * stops and the trace says "trace capped at N events" */
     bool trace_warps;            /* per-warp slices and events in the trace (every instruction is then
                                   * observed, as with counters) */
+    struct loom_debug *debugger; /* debug this device's launches (loom/debug.h): one worker, the
+                                  * deterministic schedule, modules decoded without folding and
+                                  * fusion; NULL = none. A debugger serves one device at a time */
 };
 
 /* Properties of the emulated GPU, as the CUDA runtime reports them. */
@@ -122,6 +125,7 @@ struct loom_device_props {
 };
 
 struct loom_device;
+struct loom_debug;
 struct loom_module;
 struct loom_kernel;
 struct loom_stream;
