@@ -1,5 +1,5 @@
 /* loom_main.c -- the `loom` command: --help, --version, `help COMMAND`, and dispatch to the
- * subcommands check, info, run and exec (cli/loom_cli.h). */
+ * subcommands check, info, run, exec and dap (cli/loom_cli.h). */
 #include "config.h"
 
 #include <stdio.h>
@@ -144,12 +144,33 @@ static const char exec_usage[] =
     "the program). LOOM_LOG=1 traces the CUDA calls the program makes.\n"
     "Example:  loom exec --stats ./vector_add 1000000\n";
 
+static const char dap_usage[] =
+    "usage: loom dap [--log FILE]\n"
+    "\n"
+    "A Debug Adapter Protocol server on standard input and output, for editors (VS Code,\n"
+    "Neovim's nvim-dap, Emacs's dape): it debugs one loom run of a PTX kernel. The launch\n"
+    "request names the PTX file and loom run's arguments:\n"
+    "  {\"ptx\": \"saxpy.ptx\", \"args\": [\"--grid\", \"4\", \"--block\", \"256\", ...],\n"
+    "   \"stopOnEntry\": false, \"cwd\": \"DIR\"}\n"
+    "Breakpoints go on .cu lines (the PTX must carry .loc: nvcc -lineinfo) and .ptx lines,\n"
+    "with conditions (blockIdx.x == 1 && threadIdx.x == 37); threads are the warps of the\n"
+    "running blocks; scopes show the focused lane's registers (by their PTX names), the\n"
+    "lanes, the warp, shared memory and the parameters; steps go forward and back\n"
+    "(stepBack, reverseContinue); a fault stops with its report. The run's own output and\n"
+    "kernel printf arrive as output events. docs/DEBUGGING.md shows the editors' settings.\n"
+    "\n"
+    "  --log FILE   write every message received and sent to FILE\n"
+    "\n"
+    "Example (VS Code's launch.json): {\"type\": \"loom\", \"request\": \"launch\",\n"
+    "  \"ptx\": \"${workspaceFolder}/saxpy.ptx\", \"args\": [\"--grid\", \"4\", ...]}\n";
+
 static const struct loom_command commands[] = {
     {"check", loom_cmd_check, "check PTX files and report errors as file:line:col", check_usage},
     {"info", loom_cmd_info, "show the host's topology and the GPU that Loom presents",
      info_usage},
     {"run", loom_cmd_run, "run one PTX kernel with arguments from the command line", run_usage},
     {"exec", loom_cmd_exec, "run an unmodified CUDA program (nvcc --cudart shared)", exec_usage},
+    {"dap", loom_cmd_dap, "debug kernels from an editor (Debug Adapter Protocol on stdio)", dap_usage},
 };
 
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
