@@ -472,7 +472,17 @@ static enum loom_debug_action on_stop(struct loom_debug *d, const struct loom_de
     if (st->reason == LOOM_DEBUG_PAUSE)
         s->user_pause = false;
     if (st->reason == LOOM_DEBUG_ENTRY) {
+        /* The module is loaded: breakpoints are placed now, and the launch waits here for
+         * configurationDone, so that those the editor sets meanwhile are answered at once. */
         breakpoints_recheck(s);
+        s->holding = true;
+        while (!s->configured && !s->kill && !s->detach)
+            pthread_cond_wait(&s->cond, &s->lock);
+        s->holding = false;
+        if (s->kill || s->detach) {
+            pthread_mutex_unlock(&s->lock);
+            return s->kill ? LOOM_DEBUG_KILL : LOOM_DEBUG_DETACH;
+        }
         resume = LOOM_DEBUG_CONTINUE;
     }
     if ((st->reason == LOOM_DEBUG_ENTRY && !s->stop_on_entry) || (st->reason == LOOM_DEBUG_PAUSE && !user_pause) ||
@@ -515,7 +525,7 @@ static enum loom_debug_action on_stop(struct loom_debug *d, const struct loom_de
  * the next stop: asks for one with loom_debug_pause and waits. Called with s->lock held. */
 static void with_stop(struct dap_server *s, void (*job)(struct dap_server *, void *), void *arg)
 {
-    if (s->state != DAP_RUNNING) {
+    if (s->state != DAP_RUNNING || s->holding) {
         job(s, arg);
         return;
     }
@@ -549,7 +559,7 @@ static void *runner_main(void *arg)
 
 static bool start_run(struct dap_server *s, char *err, size_t errlen)
 {
-    if (s->started || !s->launched || !s->configured)
+    if (s->started)
         return true;
     s->started = true;
     s->state = DAP_RUNNING;
@@ -622,9 +632,10 @@ static bool launch(struct dap_server *s, const struct dap_json *args, FILE *body
 static bool configuration_done(struct dap_server *s, const struct dap_json *args, FILE *body, char *err,
                                size_t errlen)
 {
-    (void)args, (void)body;
+    (void)args, (void)body, (void)err, (void)errlen;
     s->configured = true;
-    return start_run(s, err, errlen);
+    pthread_cond_broadcast(&s->cond);   /* (a launch waiting at its entry goes on) */
+    return true;
 }
 
 /* continue, next, stepIn, stepOut, stepBack, reverseContinue: the action for the stop in
@@ -689,6 +700,7 @@ static void finish_run(struct dap_server *s, bool kill)
         pthread_cond_broadcast(&s->cond);
     } else if (s->state == DAP_RUNNING) {
         loom_debug_pause(s->d);   /* on_stop answers DETACH or KILL */
+        pthread_cond_broadcast(&s->cond);   /* (an entry waiting for configurationDone too) */
     }
 }
 

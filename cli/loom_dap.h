@@ -60,12 +60,13 @@ struct dap_server {
     bool have_action;
     enum loom_debug_action action, last_action;
     bool user_pause, detach, kill;
+    bool holding;                    /* a launch's entry waits for configurationDone */
     /* work that needs a stop (breakpoints changed while the kernel runs): done in on_stop */
     void (*job)(struct dap_server *s, void *arg);
     void *job_arg;
 
     /* launch */
-    bool launched, configured, stop_on_entry, no_debug, started;
+    bool launched, configured, stop_on_entry, no_debug, started;   /* the run starts at launch */
     int run_argc;
     char **run_argv;
     char *ptx;                       /* the PTX file as the launch names it */

@@ -316,7 +316,7 @@ static float half_to_float(uint16_t h)
 }
 
 /* bits of a register of PTX type `type` as text: signed and unsigned in decimal, floats as
- * %g, bit types in hex, predicates as true/false. */
+ * %g, b8-b32 as signed decimal and hex, b64 in hex, predicates as true/false. */
 static void format_value(const char *type, enum loom_debug_reg_kind kind, uint64_t bits, char *buf, size_t n)
 {
     unsigned width = kind == LOOM_REG_B64 ? 64 : 32;
@@ -347,6 +347,10 @@ static void format_value(const char *type, enum loom_debug_reg_kind kind, uint64
         float f;
         memcpy(&f, &u, 4);
         snprintf(buf, n, "%.4g", f);
+    } else if (width <= 32) {
+        /* bit types (nvcc declares most registers .b32): the signed value and the bits */
+        int64_t sv = (int64_t)(v << (64 - width)) >> (64 - width);
+        snprintf(buf, n, "%" PRId64 " (0x%" PRIx64 ")", sv, v);
     } else {
         snprintf(buf, n, "0x%0*" PRIx64, (int)(width / 4), v);
     }

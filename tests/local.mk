@@ -114,3 +114,8 @@ tests_observe_report_json_SOURCES = tests/observe/report_json.c
 tests_observe_report_json_LDADD = libloom.la
 TESTS += tests/observe/report.sh
 EXTRA_DIST += tests/observe
+# cli/loom_cmd_dap.c: `loom dap` driven by a small DAP client as an editor drives it (issue 18):
+# breakpoints, threads, stack, scopes, variables, steps forward and back, watch, fault, detach,
+# malformed messages
+TESTS += tests/dap/dap_session.py
+EXTRA_DIST += tests/dap
