@@ -147,9 +147,9 @@ static const char exec_usage[] =
 static const char dap_usage[] =
     "usage: loom dap [--log FILE]\n"
     "\n"
-    "A Debug Adapter Protocol server on standard input and output, for editors (VS Code,\n"
-    "Neovim's nvim-dap, Emacs's dape): it debugs one loom run of a PTX kernel. The launch\n"
-    "request names the PTX file and loom run's arguments:\n"
+    "Serves an editor the Debug Adapter Protocol on standard input and output. VS Code,\n"
+    "Neovim (nvim-dap) and Emacs (dape, dap-mode) debug one loom run of a PTX kernel\n"
+    "with it; the launch request names the PTX file and loom run's arguments:\n"
     "  {\"ptx\": \"saxpy.ptx\", \"args\": [\"--grid\", \"4\", \"--block\", \"256\", ...],\n"
     "   \"stopOnEntry\": false, \"cwd\": \"DIR\"}\n"
     "Breakpoints go on .cu lines (the PTX must carry .loc: nvcc -lineinfo) and .ptx lines,\n"
