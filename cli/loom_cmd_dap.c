@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -247,13 +248,18 @@ static void bp_place(struct dap_server *s, struct dap_bp *bp)
     }
     bp->verified = true;
     bp->placed = want.line;
-    struct loom_debug_bp_info info[256];
-    unsigned n = loom_debug_breakpoints(s->d, info, 256);
-    for (unsigned i = 0; i < n && i < 256; i++)
+    unsigned cap = 64, n = 0;
+    struct loom_debug_bp_info *info = NULL;
+    while ((info = calloc(cap, sizeof *info)) && (n = loom_debug_breakpoints(s->d, info, cap)) > cap) {
+        free(info);
+        cap = n;
+    }
+    for (unsigned i = 0; info && i < n; i++)
         if (info[i].number == bp->number) {
             unsigned at = bp->is_cu ? info[i].where.cu_line : info[i].where.ptx_line;
             if (at) bp->placed = at;
         }
+    free(info);
 }
 
 static void bp_write(struct dap_server *s, const struct dap_bp *bp, FILE *m)
@@ -910,6 +916,7 @@ int loom_cmd_dap(int argc, char **argv)
         return 1;
     }
     char why[256];
+    signal(SIGPIPE, SIG_IGN);   /* a client that went away ends the session at its EOF */
     int saved_err = dup(STDERR_FILENO);
     if (!redirect_output(s, why, sizeof why)) {
         dprintf(saved_err, "loom dap: %s\n", why);
