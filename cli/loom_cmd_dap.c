@@ -442,6 +442,28 @@ static bool set_data_breakpoints(struct dap_server *s, const struct dap_json *ar
 
 /* ---- Stops ------------------------------------------------------------------------------------ */
 
+static void thread_event(struct dap_server *s, const char *reason, int64_t id)
+{
+    char body[96];
+    snprintf(body, sizeof body, "{\"reason\":\"%s\",\"threadId\":%" PRId64 "}", reason, id);
+    dap_event(s, "thread", body);
+}
+
+/* Tells the editor of the warps that started and ended since the last stop (ids: the warps
+ * running now, ascending, n of them; NULL: none, at the run's end). */
+static void threads_changed(struct dap_server *s, int64_t *ids, unsigned n)
+{
+    unsigned i = 0, k = 0;
+    while (i < s->nthreads || k < n) {
+        if (k == n || (i < s->nthreads && s->threads[i] < ids[k])) thread_event(s, "exited", s->threads[i++]);
+        else if (i == s->nthreads || ids[k] < s->threads[i]) thread_event(s, "started", ids[k++]);
+        else i++, k++;
+    }
+    free(s->threads);
+    s->threads = ids;
+    s->nthreads = n;
+}
+
 /* The DAP id of the core's breakpoint number n (0: none of ours). */
 static int bp_id_of(struct dap_server *s, int n)
 {
@@ -502,6 +524,9 @@ static enum loom_debug_action on_stop(struct loom_debug *d, const struct loom_de
     s->state = DAP_STOPPED;
     s->stop = st;
     s->have_action = false;
+    unsigned nids = 0;
+    int64_t *ids = dap_thread_ids(s, &nids);
+    threads_changed(s, ids, nids);
     char *body = NULL;
     size_t len = 0;
     FILE *m = open_memstream(&body, &len);
@@ -551,6 +576,7 @@ static void *runner_main(void *arg)
     int rc = loom_cmd_run_debug(s->run_argc, s->run_argv, s->no_debug ? NULL : s->d);
     flush_output(s);
     pthread_mutex_lock(&s->lock);
+    threads_changed(s, NULL, 0);
     s->state = DAP_OVER;
     s->exit_status = rc;
     run_job(s);
@@ -953,6 +979,7 @@ int loom_cmd_dap(int argc, char **argv)
     for (unsigned i = 0; i < s->nbps; i++) bp_free(&s->bps[i]);
     free(s->bps);
     free(s->watches);
+    free(s->threads);
     refs_clear(s);
     free(s->refs);
     for (int i = 0; s->run_argv && i < s->run_argc; i++) free(s->run_argv[i]);

@@ -85,6 +85,9 @@ struct dap_server {
     int *watches;                    /* the core's numbers of the data breakpoints */
     unsigned nwatches;
 
+    int64_t *threads;                /* the thread ids the editor was told of (thread events) */
+    unsigned nthreads;
+
     struct dap_ref *refs;            /* reference n is refs[n - 1] */
     unsigned nrefs, cap_refs;
 };
@@ -109,6 +112,9 @@ int64_t dap_thread_id(struct dap_server *s, const unsigned block[3], unsigned wa
 /* Focuses on thread id's warp (lane: that lane; -1: keep the focused lane when it is that
  * warp, else its first active lane). False with err when it is no warp of the launch. */
 bool dap_focus_thread(struct dap_server *s, int64_t id, int lane, char *err, size_t errlen);
+/* The DAP thread ids of the warps running now, ascending (*n of them; NULL when none or out
+ * of memory). Inside a stop. */
+int64_t *dap_thread_ids(struct dap_server *s, unsigned *n);
 /* The stopped event's body for stop st, its object left open (the caller adds members and '}'). */
 void dap_write_stopped(struct dap_server *s, const struct loom_debug_stop *st, FILE *body);
 

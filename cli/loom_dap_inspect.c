@@ -90,6 +90,24 @@ static bool warp_of(struct dap_server *s, int64_t id, struct loom_debug_warp_inf
     return found;
 }
 
+static int cmp_id(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+int64_t *dap_thread_ids(struct dap_server *s, unsigned *n)
+{
+    struct loom_debug_warp_info *w = all_warps(s, n);
+    int64_t *ids = w && *n ? malloc(*n * sizeof *ids) : NULL;
+    for (unsigned i = 0; ids && i < *n; i++)
+        ids[i] = dap_thread_id(s, w[i].block, w[i].warp);
+    if (ids) qsort(ids, *n, sizeof *ids, cmp_id);
+    else *n = 0;
+    free(w);
+    return ids;
+}
+
 bool dap_focus_thread(struct dap_server *s, int64_t id, int lane, char *err, size_t errlen)
 {
     unsigned block[3], warp, fb[3], ft[3], fw, fl;

@@ -113,6 +113,9 @@ def session_steps(tmp):
     check(threads.get(tid) == "block (1,0,0) warp 1", "the stopped thread is block (1,0,0) warp 1", threads)
     check(all(n.startswith("block (") and " warp " in n for n in threads.values()) and len(threads) >= 2,
           "threads: one per warp of the running blocks", threads)
+    started = {e["body"]["threadId"] for e in c.events if e.get("event") == "thread"
+               and e["body"]["reason"] == "started"}
+    check(started == set(threads), "a thread event (started) for each warp", (started, threads))
     frames = top_frame(c, tid)
     f0 = frames[0]
     check(len(frames) == 1 and f0["line"] == 16 and f0["source"]["name"] == "dap_kernels.cu"
@@ -190,6 +193,8 @@ def session_steps(tmp):
     ex = c.event("exited", 60)
     c.event("terminated")
     check(ex["body"]["exitCode"] == 0, "continue: the kernel runs to its end (exit 0)", ex)
+    ended = {e["body"]["threadId"] for e in c.events if e.get("event") == "thread" and e["body"]["reason"] == "exited"}
+    check(tid in ended, "a thread event (exited) for the warps at the end", ended)
     c.ok("disconnect", {})
     rc, err = c.close()
     check(rc == 0, "loom dap exits 0 after disconnect", err)
