@@ -10,8 +10,10 @@ Sessions over tests/dap/dap_kernels.ptx (nvcc -lineinfo, so the CUDA lines are k
   3. a fault: the exception stop with its report, exceptionInfo, stepBack, terminate;
   4. malformed messages and requests, each answered with success: false, the session going
      on; a launch whose loom run line is wrong; a bad header ends the session;
-  5. noDebug runs straight through; EOF ends the server.
+  5. noDebug runs straight through; EOF ends the server;
+  6. editors/vscode's manifest: the command line VS Code runs starts `loom dap`.
 """
+import json
 import os
 import struct
 import subprocess
@@ -255,6 +257,10 @@ def session_watch(tmp):
     check(rc == 0, "loom dap exits 0", err)
     check(os.path.exists(out) and read_ints(out) == [9 * i + 1 for i in range(128)],
           "after detaching the output is the kernel's (9i + 1)")
+    plain = os.path.join(tmp, "plain.bin")
+    r = subprocess.run([LOOM, "run", PTX] + fill_args(plain, k=3), cwd=tmp, capture_output=True)
+    with open(plain, "rb") as a, open(out, "rb") as b:
+        check(r.returncode == 0 and a.read() == b.read(), "... the same bytes as loom run without the debugger")
 
 
 def session_fault(tmp):
@@ -349,6 +355,25 @@ def session_nodebug(tmp):
     check(rc == 0, "end of input right after initialize", err)
 
 
+def vscode_manifest(tmp):
+    """6: editors/vscode: the debugger VS Code would start (runtime sh, program loom-dap.sh)
+    answers initialize; its launch attributes are the ones loom dap reads."""
+    folder = os.path.join(TOP, "editors", "vscode")
+    with open(os.path.join(folder, "package.json")) as f:
+        pkg = json.load(f)
+    dbg = pkg["contributes"]["debuggers"][0]
+    props = dbg["configurationAttributes"]["launch"]["properties"]
+    check(dbg["type"] == "loom" and set(props) == {"ptx", "args", "cwd", "stopOnEntry"}
+          and dbg["configurationAttributes"]["launch"]["required"] == ["ptx"],
+          "the VS Code manifest contributes the debugger type loom with launch's attributes", dbg)
+    argv = [dbg["runtime"], os.path.join(folder, dbg["program"])]
+    c = DapClient(None, cwd=tmp, argv=argv, env=dict(os.environ, LOOM=LOOM))
+    caps = c.ok("initialize", {"adapterID": "loom"})
+    check(caps.get("supportsStepBack") is True, "VS Code's command line (sh loom-dap.sh) starts loom dap")
+    rc, err = c.close()
+    check(rc == 0, "... which ends at EOF", err)
+
+
 def main():
     if not os.access(LOOM, os.X_OK):
         print("dap_session.py: %s not built" % LOOM)
@@ -358,7 +383,8 @@ def main():
         print("dap_session.py: this loom has no dap command; skipped")
         return 77
     with tempfile.TemporaryDirectory() as tmp:
-        for session in (session_steps, session_watch, session_fault, session_malformed, session_nodebug):
+        for session in (session_steps, session_watch, session_fault, session_malformed, session_nodebug,
+                        vscode_manifest):
             try:
                 session(tmp)
             except (DapError, KeyError, IndexError, TypeError, OSError) as e:

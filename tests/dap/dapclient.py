@@ -14,10 +14,11 @@ class DapError(Exception):
 
 
 class DapClient:
-    def __init__(self, loom, cwd=None, log=None):
-        argv = [loom, "dap"] + (["--log", log] if log else [])
+    def __init__(self, loom, cwd=None, log=None, argv=None, env=None):
+        """Starts `loom dap` (or the command line argv, as an editor would)."""
+        argv = argv or [loom, "dap"] + (["--log", log] if log else [])
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, cwd=cwd)
+                                     stderr=subprocess.PIPE, cwd=cwd, env=env)
         self.seq = 0
         self.inbox = queue.Queue()
         self.events = []          # every event seen, in order
