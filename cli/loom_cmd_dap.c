@@ -524,6 +524,7 @@ static enum loom_debug_action on_stop(struct loom_debug *d, const struct loom_de
     s->state = DAP_STOPPED;
     s->stop = st;
     s->have_action = false;
+    s->user_pause = false;   /* (a pause asked for is answered by any stop) */
     unsigned nids = 0;
     int64_t *ids = dap_thread_ids(s, &nids);
     threads_changed(s, ids, nids);
