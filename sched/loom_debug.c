@@ -74,6 +74,7 @@ struct loom_debug {
     struct emu_dbg emu;
     bool detached;
     _Atomic bool pause_req;
+    _Atomic bool running;            /* a debugged launch runs (loom_debug_pause may stop it) */
     /* The launch running (debugged), else g == NULL. */
     struct sched_grid *g;
     const struct emu_launch *L;
@@ -82,7 +83,7 @@ struct loom_debug {
     unsigned nres, res_cap;
     uint64_t next_index, done;
     /* The stop in progress. */
-    bool in_stop;
+    _Atomic bool in_stop;
     struct loom_debug_stop stop;
     struct emu_warp *stop_warp;
     uint32_t stop_pc;
@@ -1222,7 +1223,9 @@ static int dbg_issue(struct emu_dbg *e, struct emu_warp *w, uint32_t pc, emu_mas
             d->restart = true;
             return abort_cta(w, pc, "going back");
         }
+        pthread_mutex_lock(&d->lock);
         search_issue(d, w, pc, active, m, pos);
+        pthread_mutex_unlock(&d->lock);
         return EMU_CONTINUE;
     }
     if (d->mode == RUN_TARGET) {
@@ -1232,7 +1235,10 @@ static int dbg_issue(struct emu_dbg *e, struct emu_warp *w, uint32_t pc, emu_mas
             if (d->target_reason == LOOM_STOP_STEP || d->target_reason == LOOM_STOP_BREAKPOINT) {
                 if (d->target_reason == LOOM_STOP_BREAKPOINT) {
                     int lane;
-                    if (bp_hit(d, w, pc, active, &lane)) focus_on(d, w, (unsigned)lane);
+                    pthread_mutex_lock(&d->lock);
+                    bool hit = bp_hit(d, w, pc, active, &lane) != NULL;
+                    pthread_mutex_unlock(&d->lock);
+                    if (hit) focus_on(d, w, (unsigned)lane);
                 }
             } else if (d->target_reason == LOOM_STOP_START) {
                 focus_on(d, w, first_lane(active));
@@ -1244,7 +1250,9 @@ static int dbg_issue(struct emu_dbg *e, struct emu_warp *w, uint32_t pc, emu_mas
         if (pos + 1 == d->target_pos) {          /* a watched write: stop after it (dbg_after) */
             d->mode = RUN_NORMAL;
             atomic_store(&e->every, false);
+            pthread_mutex_lock(&d->lock);
             if (watch_hit(d, w, pc, m)) e->after = true;
+            pthread_mutex_unlock(&d->lock);
         }
         return EMU_CONTINUE;
     }
@@ -1261,11 +1269,14 @@ static int dbg_issue(struct emu_dbg *e, struct emu_warp *w, uint32_t pc, emu_mas
     }
     if (e->at[pc] & EMU_DBG_AT_BREAK) {
         int lane;
+        pthread_mutex_lock(&d->lock);           /* (a front end may change breakpoints meanwhile) */
         struct dbg_bp *b = bp_hit(d, w, pc, active, &lane);
+        int number = b ? b->number : 0;
+        bool temporary = b && b->bp.temporary;
+        if (b) b->hits++;
+        pthread_mutex_unlock(&d->lock);
         if (b) {
-            b->hits++;
-            int number = b->number;
-            if (b->bp.temporary) loom_debug_delete(d, number);
+            if (temporary) loom_debug_delete(d, number);
             focus_on(d, w, (unsigned)lane);
             fill_stop(d, LOOM_STOP_BREAKPOINT, w, pc, pos);
             d->stop.breakpoint = number;
@@ -1277,7 +1288,11 @@ static int dbg_issue(struct emu_dbg *e, struct emu_warp *w, uint32_t pc, emu_mas
         fill_stop(d, why, w, pc, pos);
         return stop_here(d, w, pc);
     }
-    if ((e->at[pc] & EMU_DBG_AT_STORE) && watch_hit(d, w, pc, m)) e->after = true;
+    if (e->at[pc] & EMU_DBG_AT_STORE) {
+        pthread_mutex_lock(&d->lock);
+        if (watch_hit(d, w, pc, m)) e->after = true;
+        pthread_mutex_unlock(&d->lock);
+    }
     return EMU_CONTINUE;
 }
 
@@ -1286,9 +1301,13 @@ static int dbg_after(struct emu_dbg *e, struct emu_warp *w, uint32_t pc)
     struct loom_debug *d = of_emu(e);
     if (!d->wp.on) return EMU_CONTINUE;
     d->wp.on = false;
+    pthread_mutex_lock(&d->lock);
     struct dbg_bp *b = bp_find(d, d->wp.number);
+    struct dbg_bp copy = b ? *b : (struct dbg_bp){ 0 };
+    if (b) b->hits++;
+    pthread_mutex_unlock(&d->lock);
     if (!b) return EMU_CONTINUE;
-    b->hits++;
+    b = &copy;
     focus_on(d, w, d->wp.lane);
     fill_stop(d, LOOM_STOP_WATCH, w, pc, 2 * (e->tick - 1) + 1);
     struct loom_debug_stop *s = &d->stop;
@@ -1471,6 +1490,7 @@ static void run_grid(struct sched_grid *g)
     d->restart = d->kill = false;
     snap_take(d);
     d->fifo_mark = emu_host_fifo_mark(dev->host);
+    atomic_store(&d->running, true);
     unsigned max_res = dev->props.multiprocessors > 0 ? (unsigned)dev->props.multiprocessors * 4u : 8u;
     struct emu_fault f;
     bool faulted;
@@ -1489,6 +1509,8 @@ static void run_grid(struct sched_grid *g)
         drop_contexts(d);
     }
     drop_contexts(d);
+    atomic_store(&d->running, false);
+    atomic_store(&d->pause_req, false);
     if (faulted) sched_grid_fault(g, &f);
     atomic_store(&g->ctas_run, d->done);
     d->step = LOOM_DEBUG_CONTINUE;
@@ -1923,8 +1945,10 @@ const char *loom_debug_source_line(struct loom_debug *d, const char *file, unsig
     return out;
 }
 
-void loom_debug_pause(struct loom_debug *d)
+bool loom_debug_pause(struct loom_debug *d)
 {
+    if (!d || !atomic_load(&d->running) || d->in_stop || d->detached) return false;
     atomic_store(&d->pause_req, true);
     atomic_store(&d->emu.every, true);
+    return true;
 }

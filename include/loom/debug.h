@@ -285,10 +285,11 @@ const char *loom_debug_source_line(struct loom_debug *d, const char *file, unsig
 
 /* ---- Control from other threads ----------------------------------------------------------- */
 
-/* Stops the running debugged launch at the focused warp's next issue (any warp's, if the
- * focus is not running): on_stop is called with LOOM_STOP_PAUSE. Safe from any thread and
- * from a signal handler. */
-void loom_debug_pause(struct loom_debug *d);
+/* Stops the running debugged launch at the next issue of the warp being stepped (any
+ * warp's when none is): on_stop is called with LOOM_STOP_PAUSE. Returns false when no
+ * debugged launch runs now (or it is stopped already). Safe from any thread and from a
+ * signal handler; loom_device_catch_sigint makes Ctrl-C call it on a debugged device. */
+bool loom_debug_pause(struct loom_debug *d);
 
 /* ---- Front ends ---------------------------------------------------------------------------- */
 
