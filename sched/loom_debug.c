@@ -811,6 +811,7 @@ struct lane_ctx {
     const struct emu_warp *w;
     unsigned lane;
     const struct emu_func *fn;
+    bool varies;                 /* a name whose value may differ between lanes was read */
 };
 
 /* A register of fn by name: its row and type. */
@@ -881,11 +882,13 @@ static bool lane_lookup(void *ctx, const char *name, struct dbg_val *out, char *
         if (strncmp(name, dims[k], n) == 0 && name[n] == '.' && name[n + 1] >= 'x' && name[n + 1] <= 'z' && !name[n + 2]) {
             unsigned a = (unsigned)(name[n + 1] - 'x');
             out->i = k == 0 ? w->tid[a][l] : k == 1 ? w->cta->ctaid[a] : k == 2 ? L->block[a] : L->grid[a];
+            c->varies |= k == 0;
             return true;
         }
     }
     if (strcmp(name, "warp") == 0) { out->i = w->id; return true; }
-    if (strcmp(name, "lane") == 0) { out->i = l; return true; }
+    if (strcmp(name, "lane") == 0) { out->i = l; c->varies = true; return true; }
+    c->varies = true;                            /* (registers) */
     if (strcmp(name, "$tick") == 0) { out->i = (int64_t)c->d->emu.tick; return true; }
     uint16_t row;
     enum ptx_type t;
@@ -1046,13 +1049,15 @@ static int bp_lane(struct loom_debug *d, const struct dbg_bp *b, const struct em
                    emu_mask active)
 {
     if (!b->cond) return (int)first_lane(active);
-    struct lane_ctx c = { d, w, 0, func_at(w->cta->launch->prog, pc) };
+    struct lane_ctx c = { d, w, 0, func_at(w->cta->launch->prog, pc), false };
     for (emu_mask k = active; k; k &= k - 1) {
         c.lane = (unsigned)__builtin_ctz(k);
+        c.varies = false;
         struct dbg_val v;
         char err[160];
         if (dbg_expr_eval(b->cond, lane_lookup, &c, &v, err, sizeof err) && (v.is_float ? v.f != 0 : v.i != 0))
             return (int)c.lane;
+        if (!c.varies) break;                    /* (the same for every lane: `blockIdx.x == 5 && ...`) */
     }
     return -1;
 }
@@ -1323,7 +1328,7 @@ static int dbg_after(struct emu_dbg *e, struct emu_warp *w, uint32_t pc)
 
 /* ---- Running a debugged launch ------------------------------------------------------------ */
 
-struct snap_walk { struct loom_debug *d; bool ok; };
+struct snap_walk { struct loom_debug *d; bool ok; struct dbg_snap *old; unsigned nold; };
 
 static void snap_one(const struct mem_alloc *a, void *ctx)
 {
@@ -1337,17 +1342,27 @@ static void snap_one(const struct mem_alloc *a, void *ctx)
         d->snap = n;
         d->snap_cap = cap;
     }
-    void *copy = malloc(a->size ? a->size : 1);
-    if (!copy) { sw->ok = false; return; }
+    void *copy = NULL;
+    for (unsigned i = 0; i < sw->nold && !copy; i++)   /* (the last launch's copy of it: no new pages) */
+        if (sw->old[i].copy && sw->old[i].size == a->size) {
+            copy = sw->old[i].copy;
+            sw->old[i].copy = NULL;
+        }
+    if (!copy && !(copy = malloc(a->size ? a->size : 1))) { sw->ok = false; return; }
     memcpy(copy, (const void *)(uintptr_t)a->base, a->size);
     d->snap[d->nsnap++] = (struct dbg_snap){ a->base, a->size, copy };
 }
 
+/* Copies the device memory the launch starts with (buffers of the last launch's copy are
+ * reused where sizes match). */
 static void snap_take(struct loom_debug *d)
 {
-    snap_free(d);
-    struct snap_walk sw = { d, true };
+    struct snap_walk sw = { d, true, d->snap, d->nsnap };
+    d->snap = NULL;
+    d->nsnap = d->snap_cap = 0;
     if (!(d->L->entry->host_uses & EMU_USES_MALLOC)) mem_foreach(d->dev->mem, snap_one, &sw);
+    for (unsigned i = 0; i < sw.nold; i++) free(sw.old[i].copy);
+    free(sw.old);
     d->snap_ok = sw.ok;
     if (!sw.ok) snap_free(d);
 }
@@ -1528,7 +1543,6 @@ static void run_grid(struct sched_grid *g)
         d->in_stop = false;
         if (a == LOOM_DEBUG_DETACH) d->detached = true;
     }
-    snap_free(d);
     d->kill = false;
     d->g = NULL;
     d->L = NULL;
@@ -1766,7 +1780,7 @@ bool loom_debug_eval(struct loom_debug *d, const char *expr, int64_t *out, bool 
     if (!w) return false;
     struct dbg_expr *e = dbg_expr_parse(expr, NULL, NULL, err, errlen);
     if (!e) return false;
-    struct lane_ctx c = { d, w, lane, focus_func(d, w, lane) };
+    struct lane_ctx c = { d, w, lane, focus_func(d, w, lane), false };
     struct dbg_val v;
     bool ok = dbg_expr_eval(e, lane_lookup, &c, &v, err, errlen);
     dbg_expr_free(e);
@@ -1951,4 +1965,19 @@ bool loom_debug_pause(struct loom_debug *d)
     atomic_store(&d->pause_req, true);
     atomic_store(&d->emu.every, true);
     return true;
+}
+
+unsigned loom_debug_kernels(struct loom_debug *d, const char **names, unsigned max)
+{
+    pthread_mutex_lock(&d->lock);
+    unsigned n = 0;
+    for (struct dbg_mod *x = d->mods; x; x = x->next)
+        for (uint32_t f = 0; f < x->m->ir->nfuncs; f++) {
+            const struct ptx_func *fn = x->m->ir->funcs[f];
+            if (!fn->is_entry || fn->is_decl) continue;
+            if (n < max) names[n] = fn->name;
+            n++;
+        }
+    pthread_mutex_unlock(&d->lock);
+    return n;
 }

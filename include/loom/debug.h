@@ -214,6 +214,9 @@ struct loom_debug_launch_info {
     unsigned nblocks_running;    /* blocks started and not finished */
 };
 bool loom_debug_launch(struct loom_debug *d, struct loom_debug_launch_info *out);
+/* The kernels (.entry, mangled names) of every loaded module, any time: fills at most max
+ * (pointers valid while their module is loaded), returns how many there are. */
+unsigned loom_debug_kernels(struct loom_debug *d, const char **names, unsigned max);
 
 /* A warp of a running block. */
 struct loom_debug_warp_info {
