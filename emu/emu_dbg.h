@@ -1,4 +1,4 @@
-/* emu_dbg.h -- the debugged dispatch's hook (the debugger itself: sched/loom_debug.c).
+/* emu_dbg.h -- the debugged dispatch's hook (the debugger itself: debug/debug.c).
  * A launch with emu_launch.dbg set runs every instruction alone, as the observed dispatch
  * does (the program's step copy, chains off); before each issue it counts the issue and,
  * at a marked pc or while the debugger asks for every issue, calls the debugger, which may

@@ -14,7 +14,7 @@
 #include "emu/emu_check.h"
 #include "emu/emu_obs.h"
 #include "loom/debug.h"
-#include "sched/loom_debug_int.h"
+#include "debug/debug_int.h"
 #include "ptx/ptx_demangle.h"
 #include "sched/sched.h"
 

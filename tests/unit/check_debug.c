@@ -1,4 +1,4 @@
-/* check_debug.c -- the debugger's core (sched/loom_debug.c, loom/debug.h): breakpoints,
+/* check_debug.c -- the debugger's core (debug/debug.c, loom/debug.h): breakpoints,
  * conditions, steps, calls, watchpoints, faults, going back, focus and reads, on the
  * kernels of tests/unit/debug/core.cu (nvcc -lineinfo). Each test runs a launch whose
  * stops answer from a script and writes what each stop saw into a log. */

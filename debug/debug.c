@@ -1,4 +1,4 @@
-/* loom_debug.c -- the kernel debugger's core (loom/debug.h).
+/* debug.c -- the kernel debugger's core (loom/debug.h).
  *
  * A debugged launch does not hand its CTAs to the workers: the worker that starts it runs
  * them all itself (run_grid, through sched_grid.run_alone), one context per resident CTA,
@@ -31,8 +31,8 @@
 #include "emu/simt/steps.h"
 #include "loom/debug.h"
 #include "memory/mem.h"
-#include "sched/loom_debug_expr.h"
-#include "sched/loom_debug_int.h"
+#include "debug/expr.h"
+#include "debug/debug_int.h"
 #include "sched/sched.h"
 
 /* ---- State ----------------------------------------------------------------------------- */
