@@ -497,9 +497,9 @@ static enum loom_debug_action on_stop(struct loom_debug *d, const struct loom_de
         return s->kill ? LOOM_DEBUG_KILL : LOOM_DEBUG_DETACH;
     }
     bool user_pause = s->user_pause;
-    if (st->reason == LOOM_DEBUG_PAUSE)
+    if (st->reason == LOOM_STOP_PAUSE)
         s->user_pause = false;
-    if (st->reason == LOOM_DEBUG_ENTRY) {
+    if (st->reason == LOOM_STOP_ENTRY) {
         /* The module is loaded: breakpoints are placed now, and the launch waits here for
          * configurationDone, so that those the editor sets meanwhile are answered at once. */
         breakpoints_recheck(s);
@@ -513,8 +513,10 @@ static enum loom_debug_action on_stop(struct loom_debug *d, const struct loom_de
         }
         resume = LOOM_DEBUG_CONTINUE;
     }
-    if ((st->reason == LOOM_DEBUG_ENTRY && !s->stop_on_entry) || (st->reason == LOOM_DEBUG_PAUSE && !user_pause) ||
-        st->reason == LOOM_DEBUG_EXIT) {
+    bool entry_stops = s->stop_on_entry || s->pause_at_entry;
+    if (st->reason == LOOM_STOP_ENTRY) s->pause_at_entry = false;
+    if ((st->reason == LOOM_STOP_ENTRY && !entry_stops) || (st->reason == LOOM_STOP_PAUSE && !user_pause) ||
+        st->reason == LOOM_STOP_EXIT) {
         /* a stop of the server's own (to place breakpoints), not the user's */
         s->last_action = resume;
         pthread_mutex_unlock(&s->lock);
@@ -533,8 +535,8 @@ static enum loom_debug_action on_stop(struct loom_debug *d, const struct loom_de
     FILE *m = open_memstream(&body, &len);
     if (m) {
         dap_write_stopped(s, st, m);
-        int id = st->reason == LOOM_DEBUG_BREAKPOINT ? bp_id_of(s, st->breakpoint)
-                 : st->reason == LOOM_DEBUG_WATCH    ? bp_id_of(s, st->watchpoint)
+        int id = st->reason == LOOM_STOP_BREAKPOINT ? bp_id_of(s, st->breakpoint)
+                 : st->reason == LOOM_STOP_WATCH    ? bp_id_of(s, st->watchpoint)
                                                      : 0;
         if (id) fprintf(m, ",\"hitBreakpointIds\":[%d]", id);
         fputc('}', m);
@@ -717,8 +719,10 @@ static bool pause_request(struct dap_server *s, const struct dap_json *args, FIL
         snprintf(err, errlen, "the kernel is not running");
         return false;
     }
-    s->user_pause = true;
-    loom_debug_pause(s->d);
+    /* no launch running (the run has not reached one, or one waits at its entry for
+     * configurationDone): the next entry stops */
+    if (s->holding || !loom_debug_pause(s->d)) s->pause_at_entry = true;
+    else s->user_pause = true;
     return true;
 }
 

@@ -61,6 +61,7 @@ struct dap_server {
     enum loom_debug_action action, last_action;
     bool user_pause, detach, kill;
     bool holding;                    /* a launch's entry waits for configurationDone */
+    bool pause_at_entry;             /* a pause asked for while no launch ran */
     /* work that needs a stop (breakpoints changed while the kernel runs): done in on_stop */
     void (*job)(struct dap_server *s, void *arg);
     void *job_arg;

@@ -220,33 +220,33 @@ void dap_write_stopped(struct dap_server *s, const struct loom_debug_stop *st, F
 {
     /* (steps, barriers, the start: "step") */
     static const char *const reasons[] = {
-        [LOOM_DEBUG_ENTRY] = "entry", [LOOM_DEBUG_BREAKPOINT] = "breakpoint", [LOOM_DEBUG_WATCH] = "data breakpoint",
-        [LOOM_DEBUG_FAULT] = "exception", [LOOM_DEBUG_PAUSE] = "pause",
+        [LOOM_STOP_ENTRY] = "entry", [LOOM_STOP_BREAKPOINT] = "breakpoint", [LOOM_STOP_WATCH] = "data breakpoint",
+        [LOOM_STOP_FAULT] = "exception", [LOOM_STOP_PAUSE] = "pause",
     };
     char where[PATH_MAX + 64], desc[PATH_MAX + 512];
     where_text(&st->where, where, sizeof where);
     const char *reason = (unsigned)st->reason < sizeof reasons / sizeof reasons[0] && reasons[st->reason]
                              ? reasons[st->reason] : "step";
     switch (st->reason) {
-    case LOOM_DEBUG_BREAKPOINT:
+    case LOOM_STOP_BREAKPOINT:
         snprintf(desc, sizeof desc, "breakpoint %d at %s", st->breakpoint, where);
         break;
-    case LOOM_DEBUG_WATCH:
+    case LOOM_STOP_WATCH:
         snprintf(desc, sizeof desc, "watchpoint %d: block (%u,%u,%u) thread (%u,%u,%u) wrote %u bytes at 0x%" PRIx64
                  ": 0x%" PRIx64 " -> 0x%" PRIx64, st->watchpoint, st->block[0], st->block[1], st->block[2],
                  st->thread[0], st->thread[1], st->thread[2], st->watch_size, st->watch_addr, st->watch_old,
                  st->watch_new);
         break;
-    case LOOM_DEBUG_FAULT: {
+    case LOOM_STOP_FAULT: {
         const char *r = st->fault_report ? st->fault_report : loom_status_string(st->fault);
         const char *nl = strchr(r, '\n');
         snprintf(desc, sizeof desc, "%.*s", nl ? (int)(nl - r) : (int)strlen(r), r);
         break;
     }
-    case LOOM_DEBUG_START:
+    case LOOM_STOP_START:
         snprintf(desc, sizeof desc, "back at the launch's first instruction");
         break;
-    case LOOM_DEBUG_ENTRY:
+    case LOOM_STOP_ENTRY:
         snprintf(desc, sizeof desc, "launch %u of %s", st->launch, st->kernel ? st->kernel : "?");
         break;
     default:
@@ -255,7 +255,7 @@ void dap_write_stopped(struct dap_server *s, const struct loom_debug_stop *st, F
     fprintf(m, "{\"reason\":\"%s\",\"threadId\":%" PRId64 ",\"allThreadsStopped\":true,\"description\":", reason,
             dap_thread_id(s, st->block, st->warp));
     loom_json_str(m, desc);
-    if (st->reason == LOOM_DEBUG_FAULT) {
+    if (st->reason == LOOM_STOP_FAULT) {
         fputs(",\"text\":", m);
         loom_json_str(m, st->fault_report ? st->fault_report : desc);
     }
@@ -739,7 +739,7 @@ bool dap_exception_info(struct dap_server *s, const struct dap_json *args, FILE 
     (void)args;
     if (!stopped(s, err, errlen)) return false;
     const struct loom_debug_stop *st = s->stop;
-    if (st->reason != LOOM_DEBUG_FAULT) {
+    if (st->reason != LOOM_STOP_FAULT) {
         snprintf(err, errlen, "the kernel stopped for a %s, not a fault", loom_debug_reason_name(st->reason));
         return false;
     }

@@ -282,10 +282,19 @@ def session_fault(tmp):
     check(frames[0]["line"] == 27, "the fault is at dap_kernels.cu:27", frames)
     ev = c.ok("evaluate", {"expression": "%r6", "frameId": frames[0]["id"]})
     check(ev["result"] == "64 (0x40)", "%r6 (i + shift) of thread 0 is 64", ev)
+    # the faulting st.global is the last instruction of line 27: going back, the start of
+    # line 27 (as gdb's reverse-step), then line 26
     c.ok("stepBack", {"threadId": st["threadId"]})
     st = stopped(c)
     frames = top_frame(c, st["threadId"])
-    check(frames[0]["line"] == 26, "stepBack from the fault: line 26", (st, frames))
+    check(frames[0]["line"] == 27 and "PTX 106" in frames[0]["name"],
+          "stepBack from the fault: the start of line 27 (PTX 106)", (st, frames))
+    c.ok("stepBack", {"threadId": st["threadId"]})
+    st = stopped(c)
+    frames = top_frame(c, st["threadId"])
+    check(frames[0]["line"] == 26, "stepBack again: line 26", (st, frames))
+    ev = c.ok("evaluate", {"expression": "%r6", "frameId": frames[0]["id"]})
+    check(ev["result"] == "0 (0x0)", "... where %r6 is not written yet", ev)
     c.ok("terminate", {})
     ex = c.event("exited", 60)
     c.event("terminated")
