@@ -216,6 +216,28 @@ static void where_text(const struct loom_debug_where *w, char *buf, size_t n)
         snprintf(buf, n, "%s:%u", w->ptx_file ? last_part(w->ptx_file) : "<ptx>", w->ptx_line);
 }
 
+/* The PTX instruction at w, white space collapsed (nvcc writes tabs), into buf: the text the
+ * core gives, else the PTX line's. */
+static const char *instruction_text(struct dap_server *s, const struct loom_debug_where *w, char *buf, size_t n)
+{
+    unsigned len = 0;
+    const char *t = w->text;
+    if (!t && w->ptx_line) {
+        t = loom_debug_source_line(s->d, w->ptx_file, w->ptx_line, &len);
+    } else if (t) {
+        len = (unsigned)strlen(t);
+    }
+    size_t k = 0;
+    for (unsigned i = 0; t && i < len && k + 1 < n; i++) {
+        bool space = isspace((unsigned char)t[i]);
+        if (space && (k == 0 || buf[k - 1] == ' ')) continue;
+        buf[k++] = space ? ' ' : t[i];
+    }
+    while (k > 0 && buf[k - 1] == ' ') k--;
+    buf[k] = 0;
+    return buf;
+}
+
 void dap_write_stopped(struct dap_server *s, const struct loom_debug_stop *st, FILE *m)
 {
     /* (steps, barriers, the start: "step") */
@@ -281,12 +303,13 @@ bool dap_stack_trace(struct dap_server *s, const struct dap_json *args, FILE *bo
     if (n > DAP_MAX_FRAMES) n = DAP_MAX_FRAMES;
     fputs("{\"stackFrames\":[", body);
     for (unsigned i = (unsigned)(start > 0 ? start : 0), k = 0; i < n && (levels <= 0 || k < levels); i++, k++) {
-        char name[1024], dm[512];
+        char name[1024], dm[512], text[256];
         const char *fn = w[i].function ? loom_demangle(w[i].function, dm, sizeof dm) : "?";
+        instruction_text(s, &w[i], text, sizeof text);
         if (w[i].cu_file && w[i].cu_line)
-            snprintf(name, sizeof name, "%s  [PTX %u: %s]", fn, w[i].ptx_line, w[i].text ? w[i].text : "");
+            snprintf(name, sizeof name, "%s  [PTX %u: %s]", fn, w[i].ptx_line, text);
         else
-            snprintf(name, sizeof name, "%s  [%s]", fn, w[i].text ? w[i].text : "");
+            snprintf(name, sizeof name, "%s  [%s]", fn, text);
         fprintf(body, "%s{\"id\":%" PRId64 ",\"name\":", k ? "," : "", dap_ref_add(s, DAP_REF_FRAME, tid, lane, i, NULL));
         loom_json_str(body, name);
         write_source(s, &w[i], body);
@@ -472,7 +495,8 @@ static void vars_warp(struct dap_server *s, const struct dap_ref *r, FILE *m)
     write_var(m, false, "state", w.state ? w.state : "", "");
     where_text(&w.where, v, sizeof v);
     size_t len = strlen(v);
-    snprintf(v + len, sizeof v - len, "  %s", w.where.text ? w.where.text : "");
+    char text[256];
+    snprintf(v + len, sizeof v - len, "  %s", instruction_text(s, &w.where, text, sizeof text));
     write_var(m, false, "at", v, "");
     snprintf(v, sizeof v, "0x%08" PRIx32, w.active);
     write_var(m, false, "active lanes", v, "");
