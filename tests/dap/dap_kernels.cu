@@ -26,3 +26,10 @@ extern "C" __global__ void spill(int *out, int shift)
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     out[i + shift] = i;
 }
+
+// waits until *flag is set: runs until the debugger pauses or ends it
+extern "C" __global__ void spin(volatile int *flag)
+{
+    while (*flag == 0) {
+    }
+}

@@ -7,7 +7,8 @@ Sessions over tests/dap/dap_kernels.ptx (nvcc -lineinfo, so the CUDA lines are k
      a .func, stepOut, stepBack, continue to the end: the output file as without debugging;
   2. stopOnEntry, a breakpoint moved to the next line with code, a shared-memory data
      breakpoint, a breakpoint on a PTX line, disconnect (detach): the kernel completes;
-  3. a fault: the exception stop with its report, exceptionInfo, stepBack, terminate;
+  3. a fault: the exception stop with its report, exceptionInfo, stepBack, terminate; a
+     kernel that never ends: a breakpoint set while it runs, pause, terminate;
   4. malformed messages and requests, each answered with success: false, the session going
      on; a launch whose loom run line is wrong; a bad header ends the session;
   5. noDebug runs straight through; EOF ends the server;
@@ -19,6 +20,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from dapclient import DapClient, DapError  # noqa: E402
@@ -304,6 +306,38 @@ def session_fault(tmp):
     check(rc == 0, "loom dap exits 0", err)
 
 
+def session_running(tmp):
+    """3b: a kernel that never ends: a breakpoint set while it runs, pause, terminate."""
+    c, _ = start(tmp)
+    c.ok("launch", {"ptx": PTX, "cwd": tmp, "args": ["--kernel", "spin", "--grid", "1", "--block", "32",
+                                                      "in:s32:1=zero"]})
+    c.ok("configurationDone")
+    time.sleep(0.5)
+    threads = c.ok("threads")["threads"]
+    check(len(threads) == 1 and threads[0]["name"] == "kernel (running)", "threads while it runs", threads)
+    bps = c.ok("setBreakpoints", {"source": {"path": PTX}, "breakpoints": [{"line": 130}]})["breakpoints"]
+    check(bps and bps[0]["verified"] and bps[0]["line"] == 130, "setBreakpoints while the kernel runs", bps)
+    st = stopped(c)
+    frames = top_frame(c, st["threadId"])
+    check(st["reason"] == "breakpoint" and frames[0]["line"] == 33 and "ld.volatile" in frames[0]["name"],
+          "... and it stops there (the loop's load, dap_kernels.cu:33)", (st, frames))
+    c.ok("setBreakpoints", {"source": {"path": PTX}, "breakpoints": []})
+    c.ok("continue", {"threadId": st["threadId"]})
+    time.sleep(0.3)
+    c.ok("pause", {"threadId": st["threadId"]})
+    st = stopped(c)
+    frames = top_frame(c, st["threadId"])
+    check(st["reason"] == "pause" and frames[0]["line"] == 33, "pause stops the spinning warp", (st, frames))
+    ev = c.ok("evaluate", {"expression": "%r1@lanes", "frameId": frames[0]["id"]})
+    check(ev["result"].startswith("[0 (0x0), 0 (0x0)"), "the flag it reads is 0", ev)
+    c.ok("terminate", {})
+    ex = c.event("exited", 60)
+    check(ex["body"]["exitCode"] == 130, "terminate: loom run exits 130 (interrupted)", ex)
+    c.ok("disconnect", {})
+    rc, err = c.close()
+    check(rc == 0, "loom dap exits 0", err)
+
+
 def session_malformed(tmp):
     """4: malformed messages get an error response and the session goes on."""
     c = DapClient(LOOM, cwd=tmp)
@@ -392,8 +426,8 @@ def main():
         print("dap_session.py: this loom has no dap command; skipped")
         return 77
     with tempfile.TemporaryDirectory() as tmp:
-        for session in (session_steps, session_watch, session_fault, session_malformed, session_nodebug,
-                        vscode_manifest):
+        for session in (session_steps, session_watch, session_fault, session_running, session_malformed,
+                        session_nodebug, vscode_manifest):
             try:
                 session(tmp)
             except (DapError, KeyError, IndexError, TypeError, OSError) as e:
