@@ -214,6 +214,15 @@ def session_watch(tmp):
     c.ok("configurationDone")
     st = stopped(c)
     check(st["reason"] == "entry", "stopOnEntry: stopped at the entry", st)
+    bad = c.ok("setBreakpoints", {"source": {"path": CU},
+                                  "breakpoints": [{"line": 16, "condition": "threadIdx.x =="}]})["breakpoints"]
+    check(bad and not bad[0]["verified"] and bad[0].get("message"), "a bad condition: unverified, with a message", bad)
+    ev = c.ok("evaluate", {"expression": "cuda block (1,0,0) thread (40,0,0)", "context": "repl"})
+    check(ev["result"] == "focus: block (1,0,0) thread (40,0,0), warp 1 lane 8", "evaluate cuda block ... thread ...",
+          ev)
+    bad = c.request("evaluate", {"expression": "cuda block (9,0,0) thread (0,0,0)", "context": "repl"})
+    check(not bad["success"] and bad.get("message"), "a focus outside the grid: an error", bad)
+    c.ok("evaluate", {"expression": "cuda block (0,0,0) thread (0,0,0)", "context": "repl"})
     bps = c.ok("setBreakpoints", {"source": {"path": CU}, "breakpoints": [{"line": 7}]})["breakpoints"]
     check(bps and bps[0]["verified"] and bps[0]["line"] == 8, "a breakpoint on line 7 (no code) moves to line 8", bps)
     c.ok("continue", {"threadId": st["threadId"]})
@@ -291,12 +300,29 @@ def session_fault(tmp):
     frames = top_frame(c, st["threadId"])
     check(frames[0]["line"] == 27 and "PTX 106" in frames[0]["name"],
           "stepBack from the fault: the start of line 27 (PTX 106)", (st, frames))
+    c.ok("stepIn", {"threadId": st["threadId"], "granularity": "instruction"})
+    st = stopped(c)
+    frames = top_frame(c, st["threadId"])
+    check(frames[0]["line"] == 27 and "PTX 107: mul.wide.s32" in frames[0]["name"],
+          "stepIn by instruction: PTX 107", frames)
+    c.ok("stepBack", {"threadId": st["threadId"], "granularity": "instruction"})
+    st = stopped(c)
+    frames = top_frame(c, st["threadId"])
+    check("PTX 106: add.s32" in frames[0]["name"], "stepBack by instruction: PTX 106", frames)
     c.ok("stepBack", {"threadId": st["threadId"]})
     st = stopped(c)
     frames = top_frame(c, st["threadId"])
     check(frames[0]["line"] == 26, "stepBack again: line 26", (st, frames))
     ev = c.ok("evaluate", {"expression": "%r6", "frameId": frames[0]["id"]})
     check(ev["result"] == "0 (0x0)", "... where %r6 is not written yet", ev)
+    c.ok("reverseContinue", {"threadId": st["threadId"]})
+    st = stopped(c)
+    check(st["reason"] == "step" and "first instruction" in st.get("description", ""),
+          "reverseContinue: back at the launch's start", st)
+    c.ok("continue", {"threadId": st["threadId"]})
+    st = stopped(c)
+    check(st["reason"] == "exception" and "block (0,0,0), thread (0,0,0)" in st.get("text", ""),
+          "continue: the same fault again (deterministic)", st)
     c.ok("terminate", {})
     ex = c.event("exited", 60)
     c.event("terminated")
