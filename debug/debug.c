@@ -55,6 +55,7 @@ struct dbg_bp {
 struct dbg_mod {
     struct loom_module *m;
     uint8_t *at;                     /* [ncode]: EMU_DBG_AT_* */
+    struct emu_inst *code;           /* [ncode]: the program's code, runs cut before marked pcs */
     struct dbg_mod *next;
 };
 
@@ -347,6 +348,22 @@ static unsigned place_in(struct dbg_bp *b, struct loom_module *m)
     return b->nplaces - before;
 }
 
+/* The debugged dispatch's code: the program's, each chained run cut before the marked pcs
+ * it holds (a run's members hold its remaining length). */
+static void cut_runs(struct dbg_mod *x)
+{
+    const struct emu_program *p = x->m->prog;
+    for (uint32_t pc = 0; pc < p->ncode; pc++) {
+        struct emu_inst *in = &x->code[pc];
+        in->run = p->code[pc].run;
+        for (uint32_t q = pc + 1; q < pc + in->run; q++)
+            if (x->at[q]) {
+                in->run = (uint8_t)(q - pc);
+                break;
+            }
+    }
+}
+
 /* Marks the at[] bits of every module from the breakpoints and watchpoints. */
 static void remark(struct loom_debug *d)
 {
@@ -356,7 +373,7 @@ static void remark(struct loom_debug *d)
     for (struct dbg_mod *x = d->mods; x; x = x->next) {
         const struct emu_program *p = x->m->prog;
         for (uint32_t pc = 0; pc < p->ncode; pc++) {
-            uint8_t a = 0;
+            uint8_t a = p->code[pc].skind == EMU_SK_BAR ? EMU_DBG_AT_ALONE : 0;
             if (watching) {
                 const struct ptx_instr *pi = p->locs[pc].ir;
                 if (p->locs[pc].main && pi && (pi->op == PTX_OP_ST || pi->op == PTX_OP_ATOM || pi->op == PTX_OP_RED))
@@ -373,6 +390,7 @@ static void remark(struct loom_debug *d)
             if (x) x->at[b->places[k].pc] |= EMU_DBG_AT_BREAK;
         }
     }
+    for (struct dbg_mod *x = d->mods; x; x = x->next) cut_runs(x);
 }
 
 void loom_debug_module_loaded(struct loom_debug *d, struct loom_module *m)
@@ -380,8 +398,17 @@ void loom_debug_module_loaded(struct loom_debug *d, struct loom_module *m)
     struct dbg_mod *x = calloc(1, sizeof *x);
     if (!x) return;
     x->m = m;
-    x->at = calloc(m->prog->ncode ? m->prog->ncode : 1, 1);
-    if (!x->at) { free(x); return; }
+    const struct emu_program *p = m->prog;
+    x->at = calloc(p->ncode ? p->ncode : 1, 1);
+    x->code = malloc((p->ncode ? p->ncode : 1) * sizeof *x->code);
+    if (!x->at || !x->code || !emu_program_steps(m->prog)) {
+        free(x->at);
+        free(x->code);
+        free(x);
+        return;
+    }
+    memcpy(x->code, p->code, p->ncode * sizeof *x->code);
+    for (uint32_t pc = 0; pc < p->ncode; pc++) x->code[pc].aux_owned = 0;   /* (the program owns aux) */
     pthread_mutex_lock(&d->lock);
     x->next = d->mods;
     d->mods = x;
@@ -409,6 +436,7 @@ void loom_debug_module_unloading(struct loom_debug *d, struct loom_module *m)
             struct dbg_mod *x = *p;
             *p = x->next;
             free(x->at);
+            free(x->code);
             free(x);
             break;
         }
@@ -462,6 +490,7 @@ void loom_debug_destroy(struct loom_debug *d)
         struct dbg_mod *x = d->mods;
         d->mods = x->next;
         free(x->at);
+        free(x->code);
         free(x);
     }
     snap_free(d);
@@ -1498,6 +1527,7 @@ static void run_grid(struct sched_grid *g)
         return;
     }
     d->emu.at = d->lmod->at;
+    d->emu.code = d->lmod->code;
     memset(d->fblock, 0, sizeof d->fblock);
     memset(d->fthread, 0, sizeof d->fthread);
     d->step = LOOM_DEBUG_CONTINUE;

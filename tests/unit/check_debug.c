@@ -588,6 +588,72 @@ START_TEST(test_watch_shared)
 }
 END_TEST
 
+/* Going back lands where going forward stopped: a breakpoint at matmul's second barrier
+ * (bench/bench_kernels.ptx; barriers and loops between the stops run as chained runs going
+ * forward and one instruction at a time in the re-runs), 12 stops forward, then 4 back. */
+static void tick_only(struct script *sc, struct loom_debug *d, const struct loom_debug_stop *s)
+{
+    (void)d;
+    logf_(sc, " tick=%llu", (unsigned long long)s->tick);
+}
+
+START_TEST(test_reverse_matches_forward)
+{
+    enum loom_debug_action acts[20];
+    unsigned n = 0;
+    for (int i = 0; i < 11; i++) acts[n++] = LOOM_DEBUG_CONTINUE;
+    for (int i = 0; i < 4; i++) acts[n++] = LOOM_DEBUG_REVERSE_CONTINUE;
+    acts[n++] = LOOM_DEBUG_DETACH;
+    struct script sc = { .acts = acts, .nacts = n, .on = tick_only };
+    struct loom_debug *d;
+    ck_assert_int_eq(loom_debug_create(&(struct loom_debug_config){ .on_stop = on_stop, .ctx = &sc }, &d), LOOM_OK);
+    struct loom_device *dev;
+    ck_assert_int_eq(loom_device_create(&(struct loom_device_config){ .debugger = d }, &dev), LOOM_OK);
+    struct loom_module *mod;
+    ck_assert_int_eq(loom_module_load_file(dev, LOOM_SRCDIR "/bench/bench_kernels.ptx", &mod), LOOM_OK);
+    char err[256];
+    ck_assert_int_eq(loom_debug_break(d, &(struct loom_debug_bp){ .kind = LOOM_BP_PTX_LINE, .line = 249 }, NULL, err,
+                                      sizeof err), 1);
+    enum { N = 64 };
+    static float A[N * N], B[N * N], C[N * N];
+    for (int i = 0; i < N * N; i++) { A[i] = (float)(i % 7) - 3; B[i] = (float)(i % 5) * 0.5f; }
+    uint64_t a, b, c;
+    ck_assert_int_eq(loom_malloc(dev, sizeof A, &a), LOOM_OK);
+    ck_assert_int_eq(loom_malloc(dev, sizeof B, &b), LOOM_OK);
+    ck_assert_int_eq(loom_malloc(dev, sizeof C, &c), LOOM_OK);
+    loom_memcpy(dev, (void *)(uintptr_t)a, A, sizeof A);
+    loom_memcpy(dev, (void *)(uintptr_t)b, B, sizeof B);
+    struct loom_kernel *k;
+    ck_assert_int_eq(loom_module_get_kernel(mod, "matmul", &k), LOOM_OK);
+    int nn = N;
+    void *args[] = { &a, &b, &c, &nn };
+    ck_assert_int_eq(loom_launch(dev, k, &(struct loom_launch_config){ .grid = { 4, 4, 1 }, .block = { 16, 16, 1 } },
+                                 args), LOOM_OK);
+    ck_assert_int_eq(loom_synchronize(dev), LOOM_OK);
+    loom_memcpy(dev, C, (void *)(uintptr_t)c, sizeof C);
+    ck_assert_uint_eq(sc.stops, 16);
+    /* the lines of the log: stops 12..15 (going back) repeat stops 11, 10, 9, 8 */
+    char *line[16];
+    char *p = sc.log;
+    for (int i = 0; i < 16; i++) {
+        line[i] = p;
+        p = strchr(p, '\n');
+        ck_assert_ptr_nonnull(p);
+        *p++ = 0;
+    }
+    for (int i = 0; i < 4; i++) ck_assert_str_eq(line[12 + i], line[10 - i]);
+    ck_assert_msg(strstr(line[0], "w=0 ") && strstr(line[1], "w=1 "), "%s / %s", line[0], line[1]);
+    for (int r = 0; r < N; r++)
+        for (int col = 0; col < N; col++) {
+            float acc = 0;
+            for (int t = 0; t < N; t++) acc += A[r * N + t] * B[t * N + col];
+            ck_assert_float_eq_tol(C[r * N + col], acc, 1e-3f);
+        }
+    loom_device_destroy(dev);
+    loom_debug_destroy(d);
+}
+END_TEST
+
 Suite *debug_suite(void);
 Suite *debug_suite(void)
 {
@@ -610,6 +676,7 @@ Suite *debug_suite(void)
     tcase_add_test(tc, test_pause);
     tcase_add_test(tc, test_kinds_and_reverse_step);
     tcase_add_test(tc, test_watch_shared);
+    tcase_add_test(tc, test_reverse_matches_forward);
     suite_add_tcase(s, tc);
     return s;
 }
