@@ -118,6 +118,7 @@ struct loom_debug {
     struct dbg_snap { uint64_t base, size; void *copy; } *snap;
     unsigned nsnap, snap_cap;
     bool snap_ok;
+    bool no_going_back;              /* loom_debug_set_going_back(d, false): no copy */
     uint64_t fifo_mark;
     /* Text handed out. */
     char where_text[512];
@@ -993,14 +994,17 @@ static bool can_reverse(struct loom_debug *d, char *err, size_t errlen)
         return false;
     }
     if (!d->snap_ok) {
-        errf(err, errlen, "going back needs a copy of the device memory the launch started with, and there was no "
-             "memory for it");
+        errf(err, errlen, d->no_going_back ? "going back is off (it was off when this launch started)"
+                                           : "going back needs a copy of the device memory the launch started with, "
+                                             "and there was no memory for it");
         return false;
     }
     return true;
 }
 
 bool loom_debug_can_reverse(struct loom_debug *d, char *err, size_t errlen) { return can_reverse(d, err, errlen); }
+
+void loom_debug_set_going_back(struct loom_debug *d, bool on) { d->no_going_back = !on; }
 
 /* After the front end answered: how the launch goes on. w may be NULL (a fault stop, the
  * CTA is over anyway). */
@@ -1389,10 +1393,10 @@ static void snap_take(struct loom_debug *d)
     struct snap_walk sw = { d, true, d->snap, d->nsnap };
     d->snap = NULL;
     d->nsnap = d->snap_cap = 0;
-    if (!(d->L->entry->host_uses & EMU_USES_MALLOC)) mem_foreach(d->dev->mem, snap_one, &sw);
+    if (!(d->L->entry->host_uses & EMU_USES_MALLOC) && !d->no_going_back) mem_foreach(d->dev->mem, snap_one, &sw);
     for (unsigned i = 0; i < sw.nold; i++) free(sw.old[i].copy);
     free(sw.old);
-    d->snap_ok = sw.ok;
+    d->snap_ok = sw.ok && !d->no_going_back;
     if (!sw.ok) snap_free(d);
 }
 

@@ -278,6 +278,10 @@ size_t loom_debug_barriers(struct loom_debug *d, char *buf, size_t size);
  * when it is not possible acts as CONTINUE would not: the launch stays where it is and
  * on_stop is called again. */
 bool loom_debug_can_reverse(struct loom_debug *d, char *err, size_t errlen);
+/* Whether launches keep what going back needs (on by default): a copy of the device memory
+ * each debugged launch starts with, made when it starts (memory-bound kernels with large
+ * buffers start faster without it). From the next launch on. */
+void loom_debug_set_going_back(struct loom_debug *d, bool on);
 
 /* ---- Source ------------------------------------------------------------------------------ */
 
