@@ -98,6 +98,7 @@ struct loom_debug {
     unsigned sline;
     bool scuda;
     uint32_t sdepth;
+    uint64_t sfrom;                  /* the position the step began at: it ends at a later one */
     /* A watched write found before its instruction ran (stop after it). */
     struct { bool on; int number; uint64_t addr; unsigned size, lane; uint64_t old; } wp;
     /* Going back. */
@@ -121,7 +122,8 @@ struct loom_debug {
     bool no_going_back;              /* loom_debug_set_going_back(d, false): no copy */
     uint64_t fifo_mark;
     /* Text handed out. */
-    char where_text[512];
+    char where_text[512];            /* the text of where_of's last answer */
+    char stop_text[512];             /* the stop's (kept until on_stop returns) */
     char src_line[1024];
     char *src_file_text;             /* a CUDA file read for loom_debug_source_line */
     size_t src_file_len;
@@ -815,6 +817,7 @@ static uint32_t warp_pc(struct loom_debug *d, const struct emu_warp *w, unsigned
 {
     if (w == d->stop_warp) return d->stop_pc;
     const struct emu_cta *cta = w->cta;
+    if (!w->done && emu_wait_kind(w) == EMU_WAIT_BARRIER) return w->wait.pc;   /* (as the reports name it) */
     if (cta->steps) {
         const struct steps_warp *sw = &cta->steps->sw[w->id];
         return sw->pc[lane < EMU_WARP_SIZE ? lane : 0];
@@ -977,6 +980,7 @@ static void step_begin(struct loom_debug *d, enum loom_debug_action a)
     d->scuda = prog_has_cuda(d->L->prog);
     d->sline = 0;
     d->sdepth = 0;
+    d->sfrom = d->stop_pos;
     struct emu_cta *cta = cta_of(d, d->fblock);
     if (cta && d->swarp < cta->nwarps) {
         const struct emu_warp *w = &cta->warps[d->swarp];
@@ -1060,6 +1064,8 @@ static void fill_stop(struct loom_debug *d, enum loom_debug_reason why, const st
     d->stop_pc = pc;
     d->stop_pos = pos;
     where_of(d, d->lmod->m, pc, &s->where);
+    snprintf(d->stop_text, sizeof d->stop_text, "%s", s->where.text ? s->where.text : "");
+    s->where.text = d->stop_text;
 }
 
 /* Stops: the front end is called, its answer applied. */
@@ -1321,7 +1327,8 @@ static int dbg_issue(struct emu_dbg *e, struct emu_warp *w, uint32_t pc, emu_mas
             return stop_here(d, w, pc);
         }
     }
-    if (d->step != LOOM_DEBUG_CONTINUE && is_focus(d, w, d->sblock, d->swarp) && step_done(d, w, pc)) {
+    if (d->step != LOOM_DEBUG_CONTINUE && pos > d->sfrom && is_focus(d, w, d->sblock, d->swarp) &&
+        step_done(d, w, pc)) {          /* (pos: an entry stop comes before the first issue, at its pos) */
         enum loom_debug_reason why = d->step == LOOM_DEBUG_TO_BARRIER ? LOOM_STOP_BARRIER : LOOM_STOP_STEP;
         fill_stop(d, why, w, pc, pos);
         return stop_here(d, w, pc);
@@ -2015,3 +2022,7 @@ unsigned loom_debug_kernels(struct loom_debug *d, const char **names, unsigned m
     pthread_mutex_unlock(&d->lock);
     return n;
 }
+
+void *loom_debug_ctx(struct loom_debug *d) { return d ? d->cfg.ctx : NULL; }
+
+const struct loom_kernel *loom_debug_kernel(struct loom_debug *d) { return d && d->g ? d->g->k : NULL; }
