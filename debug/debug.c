@@ -73,9 +73,10 @@ struct loom_debug {
     struct dbg_mod *mods;
     uint8_t none_at[1];              /* at[] of a launch that is not debugged (never read) */
     struct emu_dbg emu;
-    bool detached;
+    _Atomic bool detached;
     _Atomic bool pause_req;
     _Atomic bool running;            /* a debugged launch runs (loom_debug_pause may stop it) */
+    _Atomic bool remark_due;         /* breakpoints changed while it ran: remark on the worker */
     /* The launch running (debugged), else g == NULL. */
     struct sched_grid *g;
     const struct emu_launch *L;
@@ -367,8 +368,11 @@ static void cut_runs(struct dbg_mod *x)
     }
 }
 
-/* Marks the at[] bits of every module from the breakpoints and watchpoints. */
-static void remark(struct loom_debug *d)
+/* Marks the at[] bits of every module from the breakpoints and watchpoints, and cuts the
+ * debugged code's runs before them. Only the worker running a debugged launch reads them, so
+ * they change only when none runs, while it is stopped, or on it (dbg_issue, when another
+ * thread changed breakpoints meanwhile: remark defers to it). Under d->lock. */
+static void remark_now(struct loom_debug *d)
 {
     bool watching = false;
     for (unsigned i = 0; i < d->nbps; i++)
@@ -394,6 +398,16 @@ static void remark(struct loom_debug *d)
         }
     }
     for (struct dbg_mod *x = d->mods; x; x = x->next) cut_runs(x);
+}
+
+static void remark(struct loom_debug *d)
+{
+    if (atomic_load(&d->running) && !atomic_load(&d->in_stop)) {
+        atomic_store(&d->remark_due, true);     /* (the worker applies it at its next issue) */
+        atomic_store(&d->emu.every, true);
+        return;
+    }
+    remark_now(d);
 }
 
 void loom_debug_module_loaded(struct loom_debug *d, struct loom_module *m)
@@ -970,6 +984,13 @@ static bool is_focus(const struct loom_debug *d, const struct emu_warp *w, const
     return w->id == warp && same3(block, w->cta->ctaid);
 }
 
+/* Whether the debugged dispatch must call dbg_issue at every issue now. */
+static bool every_now(struct loom_debug *d)
+{
+    return d->mode != RUN_NORMAL || d->step != LOOM_DEBUG_CONTINUE || atomic_load(&d->pause_req) ||
+           atomic_load(&d->remark_due);
+}
+
 static bool can_reverse(struct loom_debug *d, char *err, size_t errlen);
 
 static void step_begin(struct loom_debug *d, enum loom_debug_action a)
@@ -1041,7 +1062,7 @@ static int apply(struct loom_debug *d, enum loom_debug_action a, struct emu_warp
         d->kill = true;
         return w ? abort_cta(w, pc, "the debugger killed the launch") : EMU_STOP_FAULT;
     }
-    atomic_store(&d->emu.every, d->step != LOOM_DEBUG_CONTINUE || atomic_load(&d->pause_req));
+    atomic_store(&d->emu.every, every_now(d));
     return EMU_CONTINUE;
 }
 
@@ -1253,6 +1274,13 @@ static int dbg_issue(struct emu_dbg *e, struct emu_warp *w, uint32_t pc, emu_mas
 {
     struct loom_debug *d = of_emu(e);
     uint64_t pos = 2 * (e->tick - 1);
+    if (atomic_load_explicit(&d->remark_due, memory_order_relaxed)) {
+        pthread_mutex_lock(&d->lock);
+        atomic_store(&d->remark_due, false);
+        remark_now(d);
+        pthread_mutex_unlock(&d->lock);
+        atomic_store(&e->every, every_now(d));
+    }
     if (d->detached || !d->L) return EMU_CONTINUE;
     if (d->mode == RUN_SEARCH) {
         if (pos >= d->rev_from) {
@@ -1275,7 +1303,7 @@ static int dbg_issue(struct emu_dbg *e, struct emu_warp *w, uint32_t pc, emu_mas
     if (d->mode == RUN_TARGET) {
         if (pos == d->target_pos) {
             d->mode = RUN_NORMAL;
-            atomic_store(&e->every, false);
+            atomic_store(&e->every, every_now(d));
             if (d->target_reason == LOOM_STOP_STEP || d->target_reason == LOOM_STOP_BREAKPOINT) {
                 if (d->target_reason == LOOM_STOP_BREAKPOINT) {
                     int lane;
@@ -1293,7 +1321,7 @@ static int dbg_issue(struct emu_dbg *e, struct emu_warp *w, uint32_t pc, emu_mas
         }
         if (pos + 1 == d->target_pos) {          /* a watched write: stop after it (dbg_after) */
             d->mode = RUN_NORMAL;
-            atomic_store(&e->every, false);
+            atomic_store(&e->every, every_now(d));
             pthread_mutex_lock(&d->lock);
             if (watch_hit(d, w, pc, m)) e->after = true;
             pthread_mutex_unlock(&d->lock);
@@ -1462,7 +1490,7 @@ static void run_pass(struct loom_debug *d, struct sched_grid *g, unsigned max_re
     d->emu.tick = 0;
     d->emu.after = false;
     d->wp.on = false;
-    atomic_store(&d->emu.every, d->mode != RUN_NORMAL || d->step != LOOM_DEBUG_CONTINUE || atomic_load(&d->pause_req));
+    atomic_store(&d->emu.every, every_now(d));
     uint64_t nctas = g->nctas;
     for (unsigned i = 0; i < d->nres; i++) d->res[i].busy = false;
     struct dbg_res *first = admit(d, nctas);
@@ -1567,6 +1595,12 @@ static void run_grid(struct sched_grid *g)
     drop_contexts(d);
     atomic_store(&d->running, false);
     atomic_store(&d->pause_req, false);
+    if (atomic_load(&d->remark_due)) {
+        pthread_mutex_lock(&d->lock);
+        atomic_store(&d->remark_due, false);
+        remark_now(d);
+        pthread_mutex_unlock(&d->lock);
+    }
     if (faulted) sched_grid_fault(g, &f);
     atomic_store(&g->ctas_run, d->done);
     d->step = LOOM_DEBUG_CONTINUE;

@@ -654,6 +654,50 @@ START_TEST(test_reverse_matches_forward)
 }
 END_TEST
 
+/* A breakpoint set from another thread while the kernel runs (it spins forever) stops it. */
+static void *setter(void *arg)
+{
+    struct loom_debug *d = arg;
+    for (int i = 0; i < 2000; i++) {
+        usleep(2000);
+        char err[256];
+        bool pending = true;
+        /* spin.ptx line 69: poll's ld.volatile; placed at once (the module is loaded) */
+        if (i == 20) {
+            ck_assert_int_eq(loom_debug_break(d, &(struct loom_debug_bp){ .kind = LOOM_BP_PTX_LINE, .line = 69 },
+                                              &pending, err, sizeof err), 1);
+            ck_assert(!pending);
+            return NULL;
+        }
+    }
+    return NULL;
+}
+
+START_TEST(test_break_while_running)
+{
+    static const enum loom_debug_action acts[] = { LOOM_DEBUG_KILL };
+    struct script sc = { .acts = acts, .nacts = 1 };
+    struct run r;
+    memset(&r, 0, sizeof r);
+    ck_assert_int_eq(loom_debug_create(&(struct loom_debug_config){ .on_stop = on_stop, .ctx = &sc }, &r.d), LOOM_OK);
+    ck_assert_int_eq(loom_device_create(&(struct loom_device_config){ .debugger = r.d }, &r.dev), LOOM_OK);
+    ck_assert_int_eq(loom_module_load_file(r.dev, LOOM_SRCDIR "/tests/faults/spin.ptx", &r.mod), LOOM_OK);
+    ck_assert_int_eq(loom_malloc(r.dev, 1024, &r.buf), LOOM_OK);
+    ck_assert_int_eq(loom_memset(r.dev, r.buf, 0, 1024), LOOM_OK);
+    struct loom_kernel *k;
+    ck_assert_int_eq(loom_module_get_kernel(r.mod, "poll", &k), LOOM_OK);
+    pthread_t t;
+    pthread_create(&t, NULL, setter, r.d);
+    void *args[] = { &r.buf };
+    r.st = loom_launch(r.dev, k, &(struct loom_launch_config){ .grid = { 1, 1, 1 }, .block = { 32, 1, 1 } }, args);
+    if (r.st == LOOM_OK) r.st = loom_synchronize(r.dev);
+    pthread_join(t, NULL);
+    ck_assert_int_eq(r.st, LOOM_ERR_INTERRUPTED);
+    ck_assert_msg(strncmp(sc.log, "breakpoint #1 ", 14) == 0 && sc.stops == 1, "%s", sc.log);
+    close_run(&r);
+}
+END_TEST
+
 Suite *debug_suite(void);
 Suite *debug_suite(void)
 {
@@ -677,6 +721,7 @@ Suite *debug_suite(void)
     tcase_add_test(tc, test_kinds_and_reverse_step);
     tcase_add_test(tc, test_watch_shared);
     tcase_add_test(tc, test_reverse_matches_forward);
+    tcase_add_test(tc, test_break_while_running);
     suite_add_tcase(s, tc);
     return s;
 }
