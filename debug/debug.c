@@ -102,6 +102,9 @@ struct loom_debug {
     uint64_t sfrom;                  /* the position the step began at: it ends at a later one */
     /* A watched write found before its instruction ran (stop after it). */
     struct { bool on; int number; uint64_t addr; unsigned size, lane; uint64_t old; } wp;
+    bool assert_check;               /* a call of __assertfail issued: look after it */
+    const struct emu_cta *assert_cta;/* the CTA whose failed assert stopped already, and its index */
+    uint64_t assert_index;
     /* Going back. */
     enum dbg_mode mode;
     enum loom_debug_action rev;
@@ -381,11 +384,14 @@ static void remark_now(struct loom_debug *d)
         const struct emu_program *p = x->m->prog;
         for (uint32_t pc = 0; pc < p->ncode; pc++) {
             uint8_t a = p->code[pc].skind == EMU_SK_BAR ? EMU_DBG_AT_ALONE : 0;
-            if (watching) {
-                const struct ptx_instr *pi = p->locs[pc].ir;
-                if (p->locs[pc].main && pi && (pi->op == PTX_OP_ST || pi->op == PTX_OP_ATOM || pi->op == PTX_OP_RED))
-                    a |= EMU_DBG_AT_STORE;
-            }
+            const struct ptx_instr *pi = p->locs[pc].ir;
+            if (watching && p->locs[pc].main && pi && (pi->op == PTX_OP_ST || pi->op == PTX_OP_ATOM || pi->op == PTX_OP_RED))
+                a |= EMU_DBG_AT_STORE;
+            if (p->locs[pc].main && pi && pi->op == PTX_OP_BRKPT) a |= EMU_DBG_AT_BRKPT;
+            if (p->locs[pc].main && pi && pi->op == PTX_OP_CALL && pi->nops >= 2 && pi->ops[1].kind == PTX_OPND_SYM &&
+                pi->ops[1].sym->kind == PTX_SYM_FUNC && pi->ops[1].sym->func &&
+                strcmp(pi->ops[1].sym->func->name, "__assertfail") == 0)
+                a |= EMU_DBG_AT_ASSERT;
             x->at[pc] = a;
         }
     }
@@ -1339,6 +1345,15 @@ static int dbg_issue(struct emu_dbg *e, struct emu_warp *w, uint32_t pc, emu_mas
         }
         atomic_store(&d->pause_req, true);
     }
+    if (e->at[pc] & EMU_DBG_AT_BRKPT) {         /* brkpt in the kernel: a breakpoint of its own (number 0) */
+        focus_on(d, w, first_lane(m ? m : active));
+        fill_stop(d, LOOM_STOP_BREAKPOINT, w, pc, pos);
+        return stop_here(d, w, pc);
+    }
+    if ((e->at[pc] & EMU_DBG_AT_ASSERT) && m && !w->cta->asserted) {
+        d->assert_check = true;                 /* a failed assert stops right after the call */
+        e->after = true;
+    }
     if (e->at[pc] & EMU_DBG_AT_BREAK) {
         int lane;
         pthread_mutex_lock(&d->lock);           /* (a front end may change breakpoints meanwhile) */
@@ -1372,6 +1387,22 @@ static int dbg_issue(struct emu_dbg *e, struct emu_warp *w, uint32_t pc, emu_mas
 static int dbg_after(struct emu_dbg *e, struct emu_warp *w, uint32_t pc)
 {
     struct loom_debug *d = of_emu(e);
+    if (d->assert_check) {
+        d->assert_check = false;
+        struct emu_cta *cta = w->cta;
+        if (cta->asserted && d->mode == RUN_NORMAL) {   /* stop at the failed assert, its state intact */
+            const struct emu_fault *f = &cta->fault_store;
+            focus_on(d, w, f->lane < EMU_WARP_SIZE ? f->lane : 0);
+            fill_stop(d, LOOM_STOP_FAULT, w, pc, 2 * (e->tick - 1) + 1);
+            snprintf(d->fault_text, sizeof d->fault_text, "%s", f->msg);
+            d->stop.fault = LOOM_ERR_ASSERT;
+            d->stop.fault_report = d->fault_text;
+            d->assert_cta = cta;                /* (its end as faulted is not a second stop) */
+            d->assert_index = cta->ctaid[0] + d->L->grid[0] * (cta->ctaid[1] + d->L->grid[1] * cta->ctaid[2]);
+            d->wp.on = false;
+            return stop_here(d, w, pc);
+        }
+    }
     if (!d->wp.on) return EMU_CONTINUE;
     d->wp.on = false;
     pthread_mutex_lock(&d->lock);
@@ -1490,6 +1521,8 @@ static void run_pass(struct loom_debug *d, struct sched_grid *g, unsigned max_re
     d->emu.tick = 0;
     d->emu.after = false;
     d->wp.on = false;
+    d->assert_check = false;
+    d->assert_cta = NULL;
     atomic_store(&d->emu.every, every_now(d));
     uint64_t nctas = g->nctas;
     for (unsigned i = 0; i < d->nres; i++) d->res[i].busy = false;
@@ -1518,7 +1551,8 @@ static void run_pass(struct loom_debug *d, struct sched_grid *g, unsigned max_re
             if (st == EMU_CTA_YIELD) { yielded = true; continue; }
             if (st == EMU_CTA_FAULT) {
                 const struct emu_fault *cf = r->cta->fault ? r->cta->fault : &r->cta->fault_store;
-                if (d->mode == RUN_NORMAL && !d->detached) {
+                bool seen = cf->status == LOOM_ERR_ASSERT && d->assert_cta == r->cta && d->assert_index == r->index;
+                if (d->mode == RUN_NORMAL && !d->detached && !seen) {
                     struct emu_warp *w = &r->cta->warps[cf->warp < r->cta->nwarps ? cf->warp : 0];
                     focus_on(d, w, cf->lane < EMU_WARP_SIZE ? cf->lane : 0);
                     fill_stop(d, LOOM_STOP_FAULT, w, cf->pc, 2 * (d->emu.tick ? d->emu.tick - 1 : 0));

@@ -19,6 +19,8 @@
 /* emu_dbg.at[pc] bits. */
 #define EMU_DBG_AT_BREAK 1u      /* a breakpoint's place */
 #define EMU_DBG_AT_STORE 2u      /* a store or atomic while a watchpoint exists */
+#define EMU_DBG_AT_ASSERT 8u     /* a call of __assertfail: a failed assert stops right after it */
+#define EMU_DBG_AT_BRKPT 16u     /* PTX brkpt: a breakpoint written in the kernel */
 #define EMU_DBG_AT_ALONE 4u      /* a barrier: issued alone from the step copy, whose runs are all
                                   * empty, so that its release never hands over to another warp's
                                   * run (emu_ctrl.c's bar_hand_over), which the loop would not count */

@@ -698,6 +698,65 @@ START_TEST(test_break_while_running)
 }
 END_TEST
 
+/* A failed assert stops right after the failing call, once; PTX brkpt is a breakpoint. */
+static void show_warp1(struct script *sc, struct loom_debug *d, const struct loom_debug_stop *s)
+{
+    show_status(sc, d, s);
+    struct loom_debug_warp_info wi[4];
+    unsigned n = loom_debug_warps(d, wi, 4);
+    ck_assert_uint_eq(n, 2);
+    logf_(sc, " warp1=%s:%u", wi[1].state, wi[1].where.cu_line);
+}
+
+START_TEST(test_assert_and_brkpt)
+{
+    struct script sc = { .on = show_warp1 };
+    struct run r;
+    memset(&r, 0, sizeof r);
+    ck_assert_int_eq(loom_debug_create(&(struct loom_debug_config){ .on_stop = on_stop, .ctx = &sc }, &r.d), LOOM_OK);
+    ck_assert_int_eq(loom_device_create(&(struct loom_device_config){ .debugger = r.d, .printf_out = stderr }, &r.dev),
+                     LOOM_OK);
+    ck_assert_int_eq(loom_module_load_file(r.dev, LOOM_SRCDIR "/tests/faults/assert.ptx", &r.mod), LOOM_OK);
+    int in[64];
+    for (int i = 0; i < 64; i++) in[i] = i == 5 ? 500 : i;
+    ck_assert_int_eq(loom_malloc(r.dev, sizeof in, &r.buf), LOOM_OK);
+    loom_memcpy(r.dev, (void *)(uintptr_t)r.buf, in, sizeof in);
+    struct loom_kernel *k;
+    ck_assert_int_eq(loom_module_get_kernel(r.mod, "check_small", &k), LOOM_OK);
+    int n = 64;
+    void *args[] = { &r.buf, &n };
+    r.st = loom_launch(r.dev, k, &(struct loom_launch_config){ .grid = { 1, 1, 1 }, .block = { 64, 1, 1 } }, args);
+    if (r.st == LOOM_OK) r.st = loom_synchronize(r.dev);
+    ck_assert_int_eq(r.st, LOOM_ERR_ASSERT);
+    /* thread 5 at the assert's line (assert.cu:8) while warp 1 has not started (it stands at the
+     * kernel's line, 4), and no second
+     * stop when the CTA ends */
+    ck_assert_str_eq(sc.log, "fault cu=8 b=(0,0,0) t=(5,0,0) w=0 l=5 LOOM_ERR_ASSERT warp1=ready:4\n");
+    close_run(&r);
+
+    static const char ptx[] = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                              ".visible .entry bp(.param .u64 out)\n{\n.reg .b32 %r<2>;\n.reg .b64 %rd<3>;\n"
+                              "ld.param.u64 %rd1, [out];\nmov.u32 %r1, %tid.x;\nbrkpt;\n"
+                              "mul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd2, %rd1, %rd2;\nst.global.u32 [%rd2], %r1;\nret;\n}\n";
+    struct script sc2 = { 0 };
+    memset(&r, 0, sizeof r);
+    ck_assert_int_eq(loom_debug_create(&(struct loom_debug_config){ .on_stop = on_stop, .ctx = &sc2 }, &r.d), LOOM_OK);
+    ck_assert_int_eq(loom_device_create(&(struct loom_device_config){ .debugger = r.d }, &r.dev), LOOM_OK);
+    ck_assert_int_eq(loom_module_load_text(r.dev, ptx, sizeof ptx - 1, "bp.ptx", &r.mod), LOOM_OK);
+    ck_assert_int_eq(loom_malloc(r.dev, sizeof r.host, &r.buf), LOOM_OK);
+    ck_assert_int_eq(loom_module_get_kernel(r.mod, "bp", &k), LOOM_OK);
+    void *args2[] = { &r.buf };
+    r.st = loom_launch(r.dev, k, &(struct loom_launch_config){ .grid = { 1, 1, 1 }, .block = { 64, 1, 1 } }, args2);
+    if (r.st == LOOM_OK) r.st = loom_synchronize(r.dev);
+    ck_assert_int_eq(r.st, LOOM_OK);
+    ck_assert_str_eq(sc2.log, "breakpoint cu=0 b=(0,0,0) t=(0,0,0) w=0 l=0\n"
+                              "breakpoint cu=0 b=(0,0,0) t=(32,0,0) w=1 l=0\n");
+    loom_memcpy(r.dev, r.host, (void *)(uintptr_t)r.buf, 64 * 4);
+    for (int t = 0; t < 64; t++) ck_assert_int_eq(r.host[t], t);
+    close_run(&r);
+}
+END_TEST
+
 Suite *debug_suite(void);
 Suite *debug_suite(void)
 {
@@ -722,6 +781,7 @@ Suite *debug_suite(void)
     tcase_add_test(tc, test_watch_shared);
     tcase_add_test(tc, test_reverse_matches_forward);
     tcase_add_test(tc, test_break_while_running);
+    tcase_add_test(tc, test_assert_and_brkpt);
     suite_add_tcase(s, tc);
     return s;
 }
