@@ -316,10 +316,17 @@ static unsigned place_in(struct dbg_bp *b, struct loom_module *m)
                 if (file_matches(ir->files[i].path, bp->file)) fidx = (int32_t)ir->files[i].index;
             if (fidx < 0) return 0;
         }
+        /* A CUDA line's code may come in pieces (the compiler interleaves lines): as gdb, the
+         * breakpoint goes to the first piece in each function only. */
+        const struct emu_func *last = NULL;
         for (uint32_t pc = 0; pc < p->ncode; pc++) {
             const struct emu_loc *l = &p->locs[pc];
             bool on = ptx ? l->ptx_line == bp->line : l->cu_line == bp->line && (int32_t)l->cu_file == fidx;
-            if (on && line_start(p, pc, !ptx)) add_place(b, m, pc);
+            if (!on || !line_start(p, pc, !ptx)) continue;
+            const struct emu_func *f = func_at(p, pc);
+            if (!ptx && f == last) continue;
+            last = f;
+            add_place(b, m, pc);
         }
         break;
     }
