@@ -125,6 +125,8 @@ struct loom_debug {
     bool snap_ok;
     bool no_going_back;              /* loom_debug_set_going_back(d, false): no copy */
     uint64_t fifo_mark;
+    uint64_t fifo_shown;             /* the launch's printf output shown at stops so far (FIFO offset):
+                                      * a re-run makes the same text again and shows only what is new */
     /* Text handed out. */
     char where_text[512];            /* the text of where_of's last answer */
     char stop_text[512];             /* the stop's (kept until on_stop returns) */
@@ -1102,9 +1104,20 @@ static void fill_stop(struct loom_debug *d, enum loom_debug_reason why, const st
     s->where.text = d->stop_text;
 }
 
+/* The launch's kernel printf output that is new since the last stop, shown before the stop. */
+static void show_output(struct loom_debug *d)
+{
+    uint64_t now = emu_host_fifo_mark(d->dev->host);
+    if (now > d->fifo_shown) {
+        emu_host_fifo_show(d->dev->host, d->fifo_shown, now);
+        d->fifo_shown = now;
+    }
+}
+
 /* Stops: the front end is called, its answer applied. */
 static int stop_here(struct loom_debug *d, struct emu_warp *w, uint32_t pc)
 {
+    show_output(d);
     enum loom_debug_action a;
     do {                                         /* (going back when it cannot: stay here) */
         d->in_stop = true;
@@ -1614,7 +1627,7 @@ static void run_grid(struct sched_grid *g)
     d->mode = RUN_NORMAL;
     d->restart = d->kill = false;
     snap_take(d);
-    d->fifo_mark = emu_host_fifo_mark(dev->host);
+    d->fifo_mark = d->fifo_shown = emu_host_fifo_mark(dev->host);
     atomic_store(&d->running, true);
     unsigned max_res = dev->props.multiprocessors > 0 ? (unsigned)dev->props.multiprocessors * 4u : 8u;
     struct emu_fault f;
@@ -1634,6 +1647,9 @@ static void run_grid(struct sched_grid *g)
         drop_contexts(d);
     }
     drop_contexts(d);
+    /* the launch's output shows now, as at its stops; then none of it stays in the FIFO */
+    show_output(d);
+    emu_host_fifo_erase(dev->host, d->fifo_mark, d->fifo_shown);
     atomic_store(&d->running, false);
     atomic_store(&d->pause_req, false);
     if (atomic_load(&d->remark_due)) {

@@ -757,6 +757,58 @@ START_TEST(test_assert_and_brkpt)
 }
 END_TEST
 
+/* Kernel printf output shows at each stop as it is made, once: going back and running on
+ * again repeats none of it. */
+static FILE *say_out;
+static void out_size(struct script *sc, struct loom_debug *d, const struct loom_debug_stop *s)
+{
+    (void)d; (void)s;
+    fflush(say_out);
+    logf_(sc, " out=%ld", ftell(say_out));
+}
+
+START_TEST(test_printf_at_stops)
+{
+    static const enum loom_debug_action acts[] = { LOOM_DEBUG_CONTINUE, LOOM_DEBUG_REVERSE_CONTINUE,
+                                                   LOOM_DEBUG_CONTINUE, LOOM_DEBUG_CONTINUE };
+    struct script sc = { .acts = acts, .nacts = 4, .on = out_size };
+    FILE *out = say_out = tmpfile();
+    ck_assert_ptr_nonnull(out);
+    struct run r;
+    memset(&r, 0, sizeof r);
+    ck_assert_int_eq(loom_debug_create(&(struct loom_debug_config){ .on_stop = on_stop, .ctx = &sc }, &r.d), LOOM_OK);
+    ck_assert_int_eq(loom_device_create(&(struct loom_device_config){ .debugger = r.d, .printf_out = out }, &r.dev),
+                     LOOM_OK);
+    ck_assert_int_eq(loom_module_load_file(r.dev, LOOM_SRCDIR "/tests/unit/debug/say.ptx", &r.mod), LOOM_OK);
+    ck_assert_int_eq(loom_malloc(r.dev, sizeof r.host, &r.buf), LOOM_OK);
+    set_break(&r, "say.cu", 8, NULL);
+    struct loom_kernel *k;
+    ck_assert_int_eq(loom_module_get_kernel(r.mod, "_Z3sayPi", &k), LOOM_OK);
+    void *args[] = { &r.buf };
+    r.st = loom_launch(r.dev, k, &(struct loom_launch_config){ .grid = { 1, 1, 1 }, .block = { 64, 1, 1 } }, args);
+    if (r.st == LOOM_OK) r.st = loom_synchronize(r.dev);
+    ck_assert_int_eq(r.st, LOOM_OK);
+    /* warp 0's 32 lines (118 bytes) by the first stop, warp 1's (128 more) by the second */
+    ck_assert_str_eq(sc.log, "breakpoint #1 cu=8 b=(0,0,0) t=(0,0,0) w=0 l=0 out=118\n"
+                             "breakpoint #1 cu=8 b=(0,0,0) t=(32,0,0) w=1 l=0 out=246\n"
+                             "breakpoint #1 cu=8 b=(0,0,0) t=(0,0,0) w=0 l=0 out=246\n"
+                             "breakpoint #1 cu=8 b=(0,0,0) t=(32,0,0) w=1 l=0 out=246\n");
+    fflush(out);
+    long size = ftell(out);
+    rewind(out);
+    char text[2048] = "";
+    size_t got = fread(text, 1, sizeof text - 1, out);
+    text[got] = 0;
+    char want[2048];
+    size_t used = 0;
+    for (int t = 0; t < 64; t++) used += (size_t)snprintf(want + used, sizeof want - used, "t%d\n", t);
+    ck_assert_int_eq(size, (long)used);
+    ck_assert_str_eq(text, want);
+    fclose(out);
+    close_run(&r);
+}
+END_TEST
+
 Suite *debug_suite(void);
 Suite *debug_suite(void)
 {
@@ -782,6 +834,7 @@ Suite *debug_suite(void)
     tcase_add_test(tc, test_reverse_matches_forward);
     tcase_add_test(tc, test_break_while_running);
     tcase_add_test(tc, test_assert_and_brkpt);
+    tcase_add_test(tc, test_printf_at_stops);
     suite_add_tcase(s, tc);
     return s;
 }
