@@ -151,6 +151,19 @@ static void errf(char *err, size_t errlen, const char *fmt, ...)
     va_end(ap);
 }
 
+/* Room for one more element in *arr (n used of *cap, elements of `size` bytes): false when
+ * out of memory. */
+static bool grow(void *arr, unsigned n, unsigned *cap, size_t size)
+{
+    if (n < *cap) return true;
+    unsigned ncap = *cap ? 2 * *cap : 8;
+    void *p = realloc(*(void **)arr, ncap * size);
+    if (!p) return false;
+    *(void **)arr = p;
+    *cap = ncap;
+    return true;
+}
+
 const char *loom_debug_reason_name(enum loom_debug_reason r)
 {
     static const char *const names[] = { "entry", "breakpoint", "step", "watchpoint", "barrier", "fault", "pause",
@@ -191,19 +204,35 @@ static bool prog_has_cuda(const struct emu_program *p)
 
 static const char *ptx_path(const struct loom_module *m) { return m->ir->path ? m->ir->path : "<ptx>"; }
 
-/* Line `line` of m's PTX without its newline, trimmed, into buf. */
-static const char *ptx_line_text(struct loom_module *m, unsigned line, char *buf, size_t size)
+/* Line `line` of m's PTX: [*a, *b), without its newline; false when m keeps no text or has
+ * no such line. */
+static bool module_line(struct loom_module *m, unsigned line, const char **a, const char **b)
 {
-    buf[0] = 0;
-    if (!sched_module_lines(m) || line == 0 || line > m->nlines) return buf;
-    const char *a = m->text + m->line_off[line - 1], *b = m->text + m->line_off[line] - 1;
-    if (b > m->text + m->text_len) b = m->text + m->text_len;
-    while (a < b && (*a == ' ' || *a == '\t')) a++;
-    while (b > a && (b[-1] == ' ' || b[-1] == '\t' || b[-1] == '\r')) b--;
+    if (!sched_module_lines(m) || line == 0 || line > m->nlines) return false;
+    *a = m->text + m->line_off[line - 1];
+    *b = m->text + m->line_off[line] - 1;
+    if (*b > m->text + m->text_len) *b = m->text + m->text_len;
+    return true;
+}
+
+/* [a, b) into buf (cut to its size, without a trailing \r), trimmed of blanks when trim. */
+static const char *copy_text(char *buf, size_t size, const char *a, const char *b, bool trim, unsigned *len)
+{
+    while (trim && a < b && (*a == ' ' || *a == '\t')) a++;
+    while (b > a && (b[-1] == '\r' || (trim && (b[-1] == ' ' || b[-1] == '\t')))) b--;
     size_t n = (size_t)(b - a) < size - 1 ? (size_t)(b - a) : size - 1;
     memcpy(buf, a, n);
     buf[n] = 0;
+    if (len) *len = (unsigned)n;
     return buf;
+}
+
+/* Line `line` of m's PTX, trimmed, into buf ("" when unknown). */
+static const char *ptx_line_text(struct loom_module *m, unsigned line, char *buf, size_t size)
+{
+    const char *a, *b;
+    if (!module_line(m, line, &a, &b)) { buf[0] = 0; return buf; }
+    return copy_text(buf, size, a, b, true, NULL);
 }
 
 static void where_of(struct loom_debug *d, struct loom_module *m, uint32_t pc, struct loom_debug_where *out)
@@ -277,13 +306,7 @@ static bool is_ptx_name(const char *file)
 
 static bool add_place(struct dbg_bp *b, const struct loom_module *m, uint32_t pc)
 {
-    if (b->nplaces == b->cap) {
-        unsigned cap = b->cap ? 2 * b->cap : 4;
-        struct dbg_place *n = realloc(b->places, cap * sizeof *n);
-        if (!n) return false;
-        b->places = n;
-        b->cap = cap;
-    }
+    if (!grow(&b->places, b->nplaces, &b->cap, sizeof *b->places)) return false;
     b->places[b->nplaces++] = (struct dbg_place){ m, pc };
     return true;
 }
@@ -588,15 +611,17 @@ static bool set_condition(struct loom_debug *d, struct dbg_bp *b, const char *te
     return true;
 }
 
-static bool bps_grow(struct loom_debug *d)
+static bool bps_grow(struct loom_debug *d) { return grow(&d->bps, d->nbps, &d->bps_cap, sizeof *d->bps); }
+
+/* Numbers b and adds it (room made by bps_grow); unlocks d->lock. Returns its number. */
+static int add_bp(struct loom_debug *d, struct dbg_bp *b)
 {
-    if (d->nbps < d->bps_cap) return true;
-    unsigned cap = d->bps_cap ? 2 * d->bps_cap : 8;
-    struct dbg_bp **n = realloc(d->bps, cap * sizeof *n);
-    if (!n) return false;
-    d->bps = n;
-    d->bps_cap = cap;
-    return true;
+    b->number = d->next_number++;
+    d->bps[d->nbps++] = b;
+    remark(d);
+    int n = b->number;
+    pthread_mutex_unlock(&d->lock);
+    return n;
 }
 
 /* Lines with code near `line` in the file that b names, for the message of a line without. */
@@ -688,12 +713,7 @@ int loom_debug_break(struct loom_debug *d, const struct loom_debug_bp *bp, bool 
     }
     b->pending = !found;
     if (pending) *pending = b->pending;
-    b->number = d->next_number++;
-    d->bps[d->nbps++] = b;
-    remark(d);
-    int n = b->number;
-    pthread_mutex_unlock(&d->lock);
-    return n;
+    return add_bp(d, b);
 }
 
 bool loom_debug_condition(struct loom_debug *d, int n, const char *condition, char *err, size_t errlen)
@@ -816,12 +836,7 @@ int loom_debug_watch(struct loom_debug *d, enum loom_debug_space space, uint64_t
         errf(err, errlen, "out of memory");
         return 0;
     }
-    b->number = d->next_number++;
-    d->bps[d->nbps++] = b;
-    remark(d);
-    int n = b->number;
-    pthread_mutex_unlock(&d->lock);
-    return n;
+    return add_bp(d, b);
 }
 
 /* ---- Reading a warp ---------------------------------------------------------------------- */
@@ -1454,13 +1469,7 @@ static void snap_one(const struct mem_alloc *a, void *ctx)
     struct snap_walk *sw = ctx;
     struct loom_debug *d = sw->d;
     if (!sw->ok || (a->flags & (MEM_READONLY | MEM_TEXOBJ))) return;
-    if (d->nsnap == d->snap_cap) {
-        unsigned cap = d->snap_cap ? 2 * d->snap_cap : 16;
-        struct dbg_snap *n = realloc(d->snap, cap * sizeof *n);
-        if (!n) { sw->ok = false; return; }
-        d->snap = n;
-        d->snap_cap = cap;
-    }
+    if (!grow(&d->snap, d->nsnap, &d->snap_cap, sizeof *d->snap)) { sw->ok = false; return; }
     void *copy = NULL;
     for (unsigned i = 0; i < sw->nold && !copy; i++)   /* (the last launch's copy of it: no new pages) */
         if (sw->old[i].copy && sw->old[i].size == a->size) {
@@ -1505,13 +1514,7 @@ static struct dbg_res *admit(struct loom_debug *d, uint64_t nctas)
     for (unsigned i = 0; i < d->nres && !r; i++)
         if (!d->res[i].busy) r = &d->res[i];
     if (!r) {
-        if (d->nres == d->res_cap) {
-            unsigned cap = d->res_cap ? 2 * d->res_cap : 8;
-            struct dbg_res *n = realloc(d->res, cap * sizeof *n);
-            if (!n) return NULL;
-            d->res = n;
-            d->res_cap = cap;
-        }
+        if (!grow(&d->res, d->nres, &d->res_cap, sizeof *d->res)) return NULL;
         struct emu_cta *cta = emu_cta_create(d->L);
         if (!cta) return NULL;
         r = &d->res[d->nres++];
@@ -2043,16 +2046,8 @@ const char *loom_debug_source_line(struct loom_debug *d, const char *file, unsig
     }
     const char *out = NULL;
     if (!path) {
-        if (m && sched_module_lines(m) && line <= m->nlines) {
-            const char *a = m->text + m->line_off[line - 1], *b = m->text + m->line_off[line] - 1;
-            if (b > m->text + m->text_len) b = m->text + m->text_len;
-            size_t n = (size_t)(b - a) < sizeof d->src_line - 1 ? (size_t)(b - a) : sizeof d->src_line - 1;
-            memcpy(d->src_line, a, n);
-            d->src_line[n] = 0;
-            if (n && d->src_line[n - 1] == '\r') d->src_line[--n] = 0;
-            if (len) *len = (unsigned)n;
-            out = d->src_line;
-        }
+        const char *a, *b;
+        if (m && module_line(m, line, &a, &b)) out = copy_text(d->src_line, sizeof d->src_line, a, b, false, len);
         pthread_mutex_unlock(&d->lock);
         return out;
     }
@@ -2078,13 +2073,7 @@ const char *loom_debug_source_line(struct loom_debug *d, const char *file, unsig
         }
         if (a < end) {
             const char *b = memchr(a, '\n', (size_t)(end - a));
-            if (!b) b = end;
-            size_t n = (size_t)(b - a) < sizeof d->src_line - 1 ? (size_t)(b - a) : sizeof d->src_line - 1;
-            memcpy(d->src_line, a, n);
-            d->src_line[n] = 0;
-            if (n && d->src_line[n - 1] == '\r') d->src_line[--n] = 0;
-            if (len) *len = (unsigned)n;
-            out = d->src_line;
+            out = copy_text(d->src_line, sizeof d->src_line, a, b ? b : end, false, len);
         }
     }
     pthread_mutex_unlock(&d->lock);

@@ -65,29 +65,50 @@ struct run {
     enum loom_status st;
 };
 
-/* A debugger with the script's answers and a device for it, core.ptx loaded. */
-static void open_run(struct run *r, struct script *sc, const struct loom_debug_config *extra, const char *simt)
+/* What open_with makes: a debugger with the script's answers, a device for it with the PTX
+ * file loaded, and a zeroed buffer r->buf of sizeof r->host bytes. */
+struct opts {
+    const struct loom_debug_config *cfg;     /* stop_at_entry ... (on_stop and ctx are the script's) */
+    const char *simt;
+    const char *ptx;                         /* NULL: core.ptx */
+    bool racecheck;
+    FILE *out;                               /* kernel printf; NULL: stderr */
+};
+
+static void open_with(struct run *r, struct script *sc, struct opts o)
 {
     memset(r, 0, sizeof *r);
-    struct loom_debug_config cfg = extra ? *extra : (struct loom_debug_config){ 0 };
+    struct loom_debug_config cfg = o.cfg ? *o.cfg : (struct loom_debug_config){ 0 };
     cfg.on_stop = on_stop;
     cfg.ctx = sc;
     ck_assert_int_eq(loom_debug_create(&cfg, &r->d), LOOM_OK);
-    struct loom_device_config dc = { .debugger = r->d, .simt = simt, .printf_out = stderr };
+    struct loom_device_config dc = { .debugger = r->d, .simt = o.simt, .racecheck = o.racecheck,
+                                     .printf_out = o.out ? o.out : stderr };
     ck_assert_int_eq(loom_device_create(&dc, &r->dev), LOOM_OK);
-    ck_assert_int_eq(loom_module_load_file(r->dev, CORE_PTX, &r->mod), LOOM_OK);
+    ck_assert_int_eq(loom_module_load_file(r->dev, o.ptx ? o.ptx : CORE_PTX, &r->mod), LOOM_OK);
     ck_assert_int_eq(loom_malloc(r->dev, sizeof r->host, &r->buf), LOOM_OK);
     ck_assert_int_eq(loom_memset(r->dev, r->buf, 0, sizeof r->host), LOOM_OK);
 }
 
-static void launch(struct run *r, const char *kernel, unsigned grid, unsigned block, int n)
+static void open_run(struct run *r, struct script *sc, const struct loom_debug_config *extra, const char *simt)
+{
+    open_with(r, sc, (struct opts){ .cfg = extra, .simt = simt });
+}
+
+/* Launches kernel with args on a 1-D grid and waits: r->st. */
+static void launch_args(struct run *r, const char *kernel, unsigned grid, unsigned block, void **args)
 {
     struct loom_kernel *k;
     ck_assert_int_eq(loom_module_get_kernel(r->mod, kernel, &k), LOOM_OK);
-    void *args[] = { &r->buf, &n };
     r->st = loom_launch(r->dev, k, &(struct loom_launch_config){ .grid = { grid, 1, 1 }, .block = { block, 1, 1 } },
                         args);
     if (r->st == LOOM_OK) r->st = loom_synchronize(r->dev);
+}
+
+static void launch(struct run *r, const char *kernel, unsigned grid, unsigned block, int n)
+{
+    void *args[] = { &r->buf, &n };
+    launch_args(r, kernel, grid, block, args);
     if (r->st == LOOM_OK)
         ck_assert_int_eq(loom_memcpy(r->dev, r->host, (void *)(uintptr_t)r->buf, sizeof r->host), LOOM_OK);
 }
@@ -462,25 +483,13 @@ START_TEST(test_its)
 END_TEST
 
 
-/* A kernel of another PTX file with one pointer argument, on a device with racecheck (opt). */
+/* A kernel of another PTX file with one pointer argument (r->buf), one block. */
 static void run_other(struct run *r, struct script *sc, const char *ptx, const char *kernel, unsigned block,
-                      bool racecheck, const struct loom_debug_config *extra)
+                      bool racecheck)
 {
-    memset(r, 0, sizeof *r);
-    struct loom_debug_config cfg = extra ? *extra : (struct loom_debug_config){ 0 };
-    cfg.on_stop = on_stop;
-    cfg.ctx = sc;
-    ck_assert_int_eq(loom_debug_create(&cfg, &r->d), LOOM_OK);
-    struct loom_device_config dc = { .debugger = r->d, .racecheck = racecheck, .printf_out = stderr };
-    ck_assert_int_eq(loom_device_create(&dc, &r->dev), LOOM_OK);
-    ck_assert_int_eq(loom_module_load_file(r->dev, ptx, &r->mod), LOOM_OK);
-    ck_assert_int_eq(loom_malloc(r->dev, sizeof r->host, &r->buf), LOOM_OK);
-    ck_assert_int_eq(loom_memset(r->dev, r->buf, 0, sizeof r->host), LOOM_OK);
-    struct loom_kernel *k;
-    ck_assert_int_eq(loom_module_get_kernel(r->mod, kernel, &k), LOOM_OK);
+    open_with(r, sc, (struct opts){ .ptx = ptx, .racecheck = racecheck });
     void *args[] = { &r->buf };
-    r->st = loom_launch(r->dev, k, &(struct loom_launch_config){ .grid = { 1, 1, 1 }, .block = { block, 1, 1 } }, args);
-    if (r->st == LOOM_OK) r->st = loom_synchronize(r->dev);
+    launch_args(r, kernel, 1, block, args);
 }
 
 static void show_status(struct script *sc, struct loom_debug *d, const struct loom_debug_stop *s)
@@ -494,13 +503,13 @@ START_TEST(test_fault_kinds)
 {
     struct script sc = { .on = show_status };
     struct run r;
-    run_other(&r, &sc, LOOM_SRCDIR "/tests/faults/deadlock.ptx", "deadlock", 64, false, NULL);
+    run_other(&r, &sc, LOOM_SRCDIR "/tests/faults/deadlock.ptx", "deadlock", 64, false);
     ck_assert_int_eq(r.st, LOOM_ERR_DEADLOCK);
     /* warp 0 at `bar.sync 1, 64` (deadlock.cu:6), the first waiter the report names */
     ck_assert_str_eq(sc.log, "fault cu=6 b=(0,0,0) t=(0,0,0) w=0 l=0 LOOM_ERR_DEADLOCK\n");
     close_run(&r);
     struct script sc2 = { .on = show_status };
-    run_other(&r, &sc2, LOOM_SRCDIR "/tests/faults/race.ptx", "neighbour", 64, true, NULL);
+    run_other(&r, &sc2, LOOM_SRCDIR "/tests/faults/race.ptx", "neighbour", 64, true);
     ck_assert_int_eq(r.st, LOOM_ERR_LAUNCH_FAILED);
     ck_assert_msg(strncmp(sc2.log, "fault cu=9 ", 11) == 0 && strstr(sc2.log, "LOOM_ERR_LAUNCH_FAILED"), "%s", sc2.log);
     close_run(&r);
@@ -520,20 +529,12 @@ START_TEST(test_pause)
     static const enum loom_debug_action acts[] = { LOOM_DEBUG_KILL };
     struct script sc = { .acts = acts, .nacts = 1 };
     struct run r;
-    memset(&r, 0, sizeof r);
-    ck_assert_int_eq(loom_debug_create(&(struct loom_debug_config){ .on_stop = on_stop, .ctx = &sc }, &r.d), LOOM_OK);
+    open_with(&r, &sc, (struct opts){ .ptx = LOOM_SRCDIR "/tests/faults/spin.ptx" });
     ck_assert(!loom_debug_pause(r.d));           /* nothing runs */
-    ck_assert_int_eq(loom_device_create(&(struct loom_device_config){ .debugger = r.d }, &r.dev), LOOM_OK);
-    ck_assert_int_eq(loom_module_load_file(r.dev, LOOM_SRCDIR "/tests/faults/spin.ptx", &r.mod), LOOM_OK);
-    ck_assert_int_eq(loom_malloc(r.dev, 1024, &r.buf), LOOM_OK);
-    ck_assert_int_eq(loom_memset(r.dev, r.buf, 0, 1024), LOOM_OK);
-    struct loom_kernel *k;
-    ck_assert_int_eq(loom_module_get_kernel(r.mod, "poll", &k), LOOM_OK);
     pthread_t t;
     pthread_create(&t, NULL, pauser, r.d);
     void *args[] = { &r.buf };
-    r.st = loom_launch(r.dev, k, &(struct loom_launch_config){ .grid = { 1, 1, 1 }, .block = { 32, 1, 1 } }, args);
-    if (r.st == LOOM_OK) r.st = loom_synchronize(r.dev);
+    launch_args(&r, "poll", 1, 32, args);
     pthread_join(t, NULL);
     ck_assert_int_eq(r.st, LOOM_ERR_INTERRUPTED);
     ck_assert_msg(strncmp(sc.log, "pause cu=", 9) == 0 && sc.stops == 1, "%s", sc.log);
@@ -678,19 +679,11 @@ START_TEST(test_break_while_running)
     static const enum loom_debug_action acts[] = { LOOM_DEBUG_KILL };
     struct script sc = { .acts = acts, .nacts = 1 };
     struct run r;
-    memset(&r, 0, sizeof r);
-    ck_assert_int_eq(loom_debug_create(&(struct loom_debug_config){ .on_stop = on_stop, .ctx = &sc }, &r.d), LOOM_OK);
-    ck_assert_int_eq(loom_device_create(&(struct loom_device_config){ .debugger = r.d }, &r.dev), LOOM_OK);
-    ck_assert_int_eq(loom_module_load_file(r.dev, LOOM_SRCDIR "/tests/faults/spin.ptx", &r.mod), LOOM_OK);
-    ck_assert_int_eq(loom_malloc(r.dev, 1024, &r.buf), LOOM_OK);
-    ck_assert_int_eq(loom_memset(r.dev, r.buf, 0, 1024), LOOM_OK);
-    struct loom_kernel *k;
-    ck_assert_int_eq(loom_module_get_kernel(r.mod, "poll", &k), LOOM_OK);
+    open_with(&r, &sc, (struct opts){ .ptx = LOOM_SRCDIR "/tests/faults/spin.ptx" });
     pthread_t t;
     pthread_create(&t, NULL, setter, r.d);
     void *args[] = { &r.buf };
-    r.st = loom_launch(r.dev, k, &(struct loom_launch_config){ .grid = { 1, 1, 1 }, .block = { 32, 1, 1 } }, args);
-    if (r.st == LOOM_OK) r.st = loom_synchronize(r.dev);
+    launch_args(&r, "poll", 1, 32, args);
     pthread_join(t, NULL);
     ck_assert_int_eq(r.st, LOOM_ERR_INTERRUPTED);
     ck_assert_msg(strncmp(sc.log, "breakpoint #1 ", 14) == 0 && sc.stops == 1, "%s", sc.log);
@@ -712,21 +705,13 @@ START_TEST(test_assert_and_brkpt)
 {
     struct script sc = { .on = show_warp1 };
     struct run r;
-    memset(&r, 0, sizeof r);
-    ck_assert_int_eq(loom_debug_create(&(struct loom_debug_config){ .on_stop = on_stop, .ctx = &sc }, &r.d), LOOM_OK);
-    ck_assert_int_eq(loom_device_create(&(struct loom_device_config){ .debugger = r.d, .printf_out = stderr }, &r.dev),
-                     LOOM_OK);
-    ck_assert_int_eq(loom_module_load_file(r.dev, LOOM_SRCDIR "/tests/faults/assert.ptx", &r.mod), LOOM_OK);
+    open_with(&r, &sc, (struct opts){ .ptx = LOOM_SRCDIR "/tests/faults/assert.ptx" });
     int in[64];
     for (int i = 0; i < 64; i++) in[i] = i == 5 ? 500 : i;
-    ck_assert_int_eq(loom_malloc(r.dev, sizeof in, &r.buf), LOOM_OK);
     loom_memcpy(r.dev, (void *)(uintptr_t)r.buf, in, sizeof in);
-    struct loom_kernel *k;
-    ck_assert_int_eq(loom_module_get_kernel(r.mod, "check_small", &k), LOOM_OK);
     int n = 64;
     void *args[] = { &r.buf, &n };
-    r.st = loom_launch(r.dev, k, &(struct loom_launch_config){ .grid = { 1, 1, 1 }, .block = { 64, 1, 1 } }, args);
-    if (r.st == LOOM_OK) r.st = loom_synchronize(r.dev);
+    launch_args(&r, "check_small", 1, 64, args);
     ck_assert_int_eq(r.st, LOOM_ERR_ASSERT);
     /* thread 5 at the assert's line (assert.cu:8) while warp 1 has not started (it stands at the
      * kernel's line, 4), and no second
@@ -739,15 +724,10 @@ START_TEST(test_assert_and_brkpt)
                               "ld.param.u64 %rd1, [out];\nmov.u32 %r1, %tid.x;\nbrkpt;\n"
                               "mul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd2, %rd1, %rd2;\nst.global.u32 [%rd2], %r1;\nret;\n}\n";
     struct script sc2 = { 0 };
-    memset(&r, 0, sizeof r);
-    ck_assert_int_eq(loom_debug_create(&(struct loom_debug_config){ .on_stop = on_stop, .ctx = &sc2 }, &r.d), LOOM_OK);
-    ck_assert_int_eq(loom_device_create(&(struct loom_device_config){ .debugger = r.d }, &r.dev), LOOM_OK);
+    open_run(&r, &sc2, NULL, NULL);
     ck_assert_int_eq(loom_module_load_text(r.dev, ptx, sizeof ptx - 1, "bp.ptx", &r.mod), LOOM_OK);
-    ck_assert_int_eq(loom_malloc(r.dev, sizeof r.host, &r.buf), LOOM_OK);
-    ck_assert_int_eq(loom_module_get_kernel(r.mod, "bp", &k), LOOM_OK);
     void *args2[] = { &r.buf };
-    r.st = loom_launch(r.dev, k, &(struct loom_launch_config){ .grid = { 1, 1, 1 }, .block = { 64, 1, 1 } }, args2);
-    if (r.st == LOOM_OK) r.st = loom_synchronize(r.dev);
+    launch_args(&r, "bp", 1, 64, args2);
     ck_assert_int_eq(r.st, LOOM_OK);
     ck_assert_str_eq(sc2.log, "breakpoint cu=0 b=(0,0,0) t=(0,0,0) w=0 l=0\n"
                               "breakpoint cu=0 b=(0,0,0) t=(32,0,0) w=1 l=0\n");
@@ -775,18 +755,10 @@ START_TEST(test_printf_at_stops)
     FILE *out = say_out = tmpfile();
     ck_assert_ptr_nonnull(out);
     struct run r;
-    memset(&r, 0, sizeof r);
-    ck_assert_int_eq(loom_debug_create(&(struct loom_debug_config){ .on_stop = on_stop, .ctx = &sc }, &r.d), LOOM_OK);
-    ck_assert_int_eq(loom_device_create(&(struct loom_device_config){ .debugger = r.d, .printf_out = out }, &r.dev),
-                     LOOM_OK);
-    ck_assert_int_eq(loom_module_load_file(r.dev, LOOM_SRCDIR "/tests/unit/debug/say.ptx", &r.mod), LOOM_OK);
-    ck_assert_int_eq(loom_malloc(r.dev, sizeof r.host, &r.buf), LOOM_OK);
+    open_with(&r, &sc, (struct opts){ .ptx = LOOM_SRCDIR "/tests/unit/debug/say.ptx", .out = out });
     set_break(&r, "say.cu", 8, NULL);
-    struct loom_kernel *k;
-    ck_assert_int_eq(loom_module_get_kernel(r.mod, "_Z3sayPi", &k), LOOM_OK);
     void *args[] = { &r.buf };
-    r.st = loom_launch(r.dev, k, &(struct loom_launch_config){ .grid = { 1, 1, 1 }, .block = { 64, 1, 1 } }, args);
-    if (r.st == LOOM_OK) r.st = loom_synchronize(r.dev);
+    launch_args(&r, "_Z3sayPi", 1, 64, args);
     ck_assert_int_eq(r.st, LOOM_OK);
     /* warp 0's 32 lines (118 bytes) by the first stop, warp 1's (128 more) by the second */
     ck_assert_str_eq(sc.log, "breakpoint #1 cu=8 b=(0,0,0) t=(0,0,0) w=0 l=0 out=118\n"
