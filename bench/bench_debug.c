@@ -7,7 +7,8 @@
  *                 condition never holds, against the same launch undebugged on one worker
  *                 (the debugger runs launches on one) and on every worker: each device's
  *                 second launch; "1st launch" compares first launches (the debugger's copy
- *                 of device memory for going back then touches new pages)
+ *                 of device memory for going back then touches new pages); "no going back":
+ *                 the same with loom_debug_set_going_back(d, false), against one worker
  *
  * Times are medians of --runs runs (5 by default). */
 #include "config.h"
@@ -79,16 +80,17 @@ static enum loom_debug_action on_stop(struct loom_debug *d, const struct loom_de
     return LOOM_DEBUG_DETACH;
 }
 
-enum mode { PLAIN_ONE, PLAIN_ALL, DEBUG_ENTRY, DEBUG_COND };
+enum mode { PLAIN_ONE, PLAIN_ALL, DEBUG_ENTRY, DEBUG_COND, DEBUG_COND_NOBACK };
 
 /* One run of kernel k; returns seconds (launch to synchronize). */
 static double run(const char *kernel, enum mode mode, unsigned hot_line, struct timing *t)
 {
     struct loom_debug *d = NULL;
     struct loom_device_config cfg = { .workers = mode == PLAIN_ONE ? 1 : 0, .deterministic = mode == PLAIN_ONE };
-    if (mode == DEBUG_ENTRY || mode == DEBUG_COND) {
+    if (mode >= DEBUG_ENTRY) {
         if (loom_debug_create(&(struct loom_debug_config){ .on_stop = on_stop, .ctx = t }, &d) != LOOM_OK) exit(1);
         cfg.debugger = d;
+        if (mode == DEBUG_COND_NOBACK) loom_debug_set_going_back(d, false);
     }
     struct loom_device *dev;
     struct loom_module *mod;
@@ -104,7 +106,7 @@ static double run(const char *kernel, enum mode mode, unsigned hot_line, struct 
         fprintf(stderr, "bench_debug: %s\n", err);
         exit(1);
     }
-    if (mode == DEBUG_COND &&
+    if ((mode == DEBUG_COND || mode == DEBUG_COND_NOBACK) &&
         !loom_debug_break(d, &(struct loom_debug_bp){ .kind = LOOM_BP_PTX_LINE, .line = hot_line,
                                                       .condition = "blockIdx.x == 5 && threadIdx.x == 4000" },
                           NULL, err, sizeof err)) {
@@ -168,11 +170,11 @@ int main(int argc, char **argv)
     (void)got;
     static const struct { const char *kernel, *op; } ks[] = { { "saxpy", "fma.rn.f32" }, { "mandelbrot", "mul.f32" } };
     printf("Debugging costs, kernels of 2^20 threads, medians of %u runs\n\n", runs);
-    printf("%-11s %12s %10s %12s %12s %12s %10s %10s %10s\n", "kernel", "first stop", "step", "plain 1 wk", "plain all",
-           "never fires", "vs 1 wk", "vs all", "1st launch");
+    printf("%-11s %12s %10s %12s %12s %12s %10s %10s %10s %10s\n", "kernel", "first stop", "step", "plain 1 wk",
+           "plain all", "never fires", "vs 1 wk", "vs all", "1st launch", "no going back");
     for (unsigned i = 0; i < sizeof ks / sizeof ks[0]; i++) {
         unsigned hot = line_of(ks[i].kernel, ks[i].op);
-        double first[64], step[64], p1[64], pa[64], dc[64], p1f[64], dcf[64];
+        double first[64], step[64], p1[64], pa[64], dc[64], p1f[64], dcf[64], dn[64];
         for (unsigned r = 0; r < runs; r++) {
             struct timing t = { .want_steps = 2000 };
             run(ks[i].kernel, DEBUG_ENTRY, 0, &t);
@@ -184,12 +186,13 @@ int main(int argc, char **argv)
             pa[r] = run(ks[i].kernel, PLAIN_ALL, 0, &u);
             dc[r] = run(ks[i].kernel, DEBUG_COND, hot, &u);
             dcf[r] = u.first_launch;
+            dn[r] = run(ks[i].kernel, DEBUG_COND_NOBACK, hot, &u);
             if (u.stops) { fprintf(stderr, "bench_debug: the condition fired\n"); return 1; }
         }
         double mf = median(first, runs), ms = median(step, runs), m1 = median(p1, runs), ma = median(pa, runs),
-               md = median(dc, runs), m1f = median(p1f, runs), mdf = median(dcf, runs);
-        printf("%-11s %10.4f s %7.1f us %10.4f s %10.4f s %10.4f s %9.2fx %9.2fx %9.2fx\n", ks[i].kernel, mf, ms * 1e6,
-               m1, ma, md, md / m1, md / ma, mdf / m1f);
+               md = median(dc, runs), m1f = median(p1f, runs), mdf = median(dcf, runs), mn = median(dn, runs);
+        printf("%-11s %10.4f s %7.1f us %10.4f s %10.4f s %10.4f s %9.2fx %9.2fx %9.2fx %9.2fx\n", ks[i].kernel, mf,
+               ms * 1e6, m1, ma, md, md / m1, md / ma, mdf / m1f, mn / m1);
     }
     return 0;
 }

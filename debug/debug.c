@@ -55,6 +55,7 @@ struct dbg_bp {
 struct dbg_mod {
     struct loom_module *m;
     uint8_t *at;                     /* [ncode]: EMU_DBG_AT_* */
+    struct emu_inst *code;           /* [ncode]: the program's code, runs cut before marked pcs */
     struct dbg_mod *next;
 };
 
@@ -72,9 +73,10 @@ struct loom_debug {
     struct dbg_mod *mods;
     uint8_t none_at[1];              /* at[] of a launch that is not debugged (never read) */
     struct emu_dbg emu;
-    bool detached;
+    _Atomic bool detached;
     _Atomic bool pause_req;
     _Atomic bool running;            /* a debugged launch runs (loom_debug_pause may stop it) */
+    _Atomic bool remark_due;         /* breakpoints changed while it ran: remark on the worker */
     /* The launch running (debugged), else g == NULL. */
     struct sched_grid *g;
     const struct emu_launch *L;
@@ -97,8 +99,12 @@ struct loom_debug {
     unsigned sline;
     bool scuda;
     uint32_t sdepth;
+    uint64_t sfrom;                  /* the position the step began at: it ends at a later one */
     /* A watched write found before its instruction ran (stop after it). */
     struct { bool on; int number; uint64_t addr; unsigned size, lane; uint64_t old; } wp;
+    bool assert_check;               /* a call of __assertfail issued: look after it */
+    const struct emu_cta *assert_cta;/* the CTA whose failed assert stopped already, and its index */
+    uint64_t assert_index;
     /* Going back. */
     enum dbg_mode mode;
     enum loom_debug_action rev;
@@ -117,9 +123,13 @@ struct loom_debug {
     struct dbg_snap { uint64_t base, size; void *copy; } *snap;
     unsigned nsnap, snap_cap;
     bool snap_ok;
+    bool no_going_back;              /* loom_debug_set_going_back(d, false): no copy */
     uint64_t fifo_mark;
+    uint64_t fifo_shown;             /* the launch's printf output shown at stops so far (FIFO offset):
+                                      * a re-run makes the same text again and shows only what is new */
     /* Text handed out. */
-    char where_text[512];
+    char where_text[512];            /* the text of where_of's last answer */
+    char stop_text[512];             /* the stop's (kept until on_stop returns) */
     char src_line[1024];
     char *src_file_text;             /* a CUDA file read for loom_debug_source_line */
     size_t src_file_len;
@@ -139,6 +149,19 @@ static void errf(char *err, size_t errlen, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(err, errlen, fmt, ap);
     va_end(ap);
+}
+
+/* Room for one more element in *arr (n used of *cap, elements of `size` bytes): false when
+ * out of memory. */
+static bool grow(void *arr, unsigned n, unsigned *cap, size_t size)
+{
+    if (n < *cap) return true;
+    unsigned ncap = *cap ? 2 * *cap : 8;
+    void *p = realloc(*(void **)arr, ncap * size);
+    if (!p) return false;
+    *(void **)arr = p;
+    *cap = ncap;
+    return true;
 }
 
 const char *loom_debug_reason_name(enum loom_debug_reason r)
@@ -181,19 +204,35 @@ static bool prog_has_cuda(const struct emu_program *p)
 
 static const char *ptx_path(const struct loom_module *m) { return m->ir->path ? m->ir->path : "<ptx>"; }
 
-/* Line `line` of m's PTX without its newline, trimmed, into buf. */
-static const char *ptx_line_text(struct loom_module *m, unsigned line, char *buf, size_t size)
+/* Line `line` of m's PTX: [*a, *b), without its newline; false when m keeps no text or has
+ * no such line. */
+static bool module_line(struct loom_module *m, unsigned line, const char **a, const char **b)
 {
-    buf[0] = 0;
-    if (!sched_module_lines(m) || line == 0 || line > m->nlines) return buf;
-    const char *a = m->text + m->line_off[line - 1], *b = m->text + m->line_off[line] - 1;
-    if (b > m->text + m->text_len) b = m->text + m->text_len;
-    while (a < b && (*a == ' ' || *a == '\t')) a++;
-    while (b > a && (b[-1] == ' ' || b[-1] == '\t' || b[-1] == '\r')) b--;
+    if (!sched_module_lines(m) || line == 0 || line > m->nlines) return false;
+    *a = m->text + m->line_off[line - 1];
+    *b = m->text + m->line_off[line] - 1;
+    if (*b > m->text + m->text_len) *b = m->text + m->text_len;
+    return true;
+}
+
+/* [a, b) into buf (cut to its size, without a trailing \r), trimmed of blanks when trim. */
+static const char *copy_text(char *buf, size_t size, const char *a, const char *b, bool trim, unsigned *len)
+{
+    while (trim && a < b && (*a == ' ' || *a == '\t')) a++;
+    while (b > a && (b[-1] == '\r' || (trim && (b[-1] == ' ' || b[-1] == '\t')))) b--;
     size_t n = (size_t)(b - a) < size - 1 ? (size_t)(b - a) : size - 1;
     memcpy(buf, a, n);
     buf[n] = 0;
+    if (len) *len = (unsigned)n;
     return buf;
+}
+
+/* Line `line` of m's PTX, trimmed, into buf ("" when unknown). */
+static const char *ptx_line_text(struct loom_module *m, unsigned line, char *buf, size_t size)
+{
+    const char *a, *b;
+    if (!module_line(m, line, &a, &b)) { buf[0] = 0; return buf; }
+    return copy_text(buf, size, a, b, true, NULL);
 }
 
 static void where_of(struct loom_debug *d, struct loom_module *m, uint32_t pc, struct loom_debug_where *out)
@@ -267,13 +306,7 @@ static bool is_ptx_name(const char *file)
 
 static bool add_place(struct dbg_bp *b, const struct loom_module *m, uint32_t pc)
 {
-    if (b->nplaces == b->cap) {
-        unsigned cap = b->cap ? 2 * b->cap : 4;
-        struct dbg_place *n = realloc(b->places, cap * sizeof *n);
-        if (!n) return false;
-        b->places = n;
-        b->cap = cap;
-    }
+    if (!grow(&b->places, b->nplaces, &b->cap, sizeof *b->places)) return false;
     b->places[b->nplaces++] = (struct dbg_place){ m, pc };
     return true;
 }
@@ -308,10 +341,17 @@ static unsigned place_in(struct dbg_bp *b, struct loom_module *m)
                 if (file_matches(ir->files[i].path, bp->file)) fidx = (int32_t)ir->files[i].index;
             if (fidx < 0) return 0;
         }
+        /* A CUDA line's code may come in pieces (the compiler interleaves lines): as gdb, the
+         * breakpoint goes to the first piece in each function only. */
+        const struct emu_func *last = NULL;
         for (uint32_t pc = 0; pc < p->ncode; pc++) {
             const struct emu_loc *l = &p->locs[pc];
             bool on = ptx ? l->ptx_line == bp->line : l->cu_line == bp->line && (int32_t)l->cu_file == fidx;
-            if (on && line_start(p, pc, !ptx)) add_place(b, m, pc);
+            if (!on || !line_start(p, pc, !ptx)) continue;
+            const struct emu_func *f = func_at(p, pc);
+            if (!ptx && f == last) continue;
+            last = f;
+            add_place(b, m, pc);
         }
         break;
     }
@@ -347,8 +387,27 @@ static unsigned place_in(struct dbg_bp *b, struct loom_module *m)
     return b->nplaces - before;
 }
 
-/* Marks the at[] bits of every module from the breakpoints and watchpoints. */
-static void remark(struct loom_debug *d)
+/* The debugged dispatch's code: the program's, each chained run cut before the marked pcs
+ * it holds (a run's members hold its remaining length). */
+static void cut_runs(struct dbg_mod *x)
+{
+    const struct emu_program *p = x->m->prog;
+    for (uint32_t pc = 0; pc < p->ncode; pc++) {
+        struct emu_inst *in = &x->code[pc];
+        in->run = p->code[pc].run;
+        for (uint32_t q = pc + 1; q < pc + in->run; q++)
+            if (x->at[q]) {
+                in->run = (uint8_t)(q - pc);
+                break;
+            }
+    }
+}
+
+/* Marks the at[] bits of every module from the breakpoints and watchpoints, and cuts the
+ * debugged code's runs before them. Only the worker running a debugged launch reads them, so
+ * they change only when none runs, while it is stopped, or on it (dbg_issue, when another
+ * thread changed breakpoints meanwhile: remark defers to it). Under d->lock. */
+static void remark_now(struct loom_debug *d)
 {
     bool watching = false;
     for (unsigned i = 0; i < d->nbps; i++)
@@ -356,12 +415,15 @@ static void remark(struct loom_debug *d)
     for (struct dbg_mod *x = d->mods; x; x = x->next) {
         const struct emu_program *p = x->m->prog;
         for (uint32_t pc = 0; pc < p->ncode; pc++) {
-            uint8_t a = 0;
-            if (watching) {
-                const struct ptx_instr *pi = p->locs[pc].ir;
-                if (p->locs[pc].main && pi && (pi->op == PTX_OP_ST || pi->op == PTX_OP_ATOM || pi->op == PTX_OP_RED))
-                    a |= EMU_DBG_AT_STORE;
-            }
+            uint8_t a = p->code[pc].skind == EMU_SK_BAR ? EMU_DBG_AT_ALONE : 0;
+            const struct ptx_instr *pi = p->locs[pc].ir;
+            if (watching && p->locs[pc].main && pi && (pi->op == PTX_OP_ST || pi->op == PTX_OP_ATOM || pi->op == PTX_OP_RED))
+                a |= EMU_DBG_AT_STORE;
+            if (p->locs[pc].main && pi && pi->op == PTX_OP_BRKPT) a |= EMU_DBG_AT_BRKPT;
+            if (p->locs[pc].main && pi && pi->op == PTX_OP_CALL && pi->nops >= 2 && pi->ops[1].kind == PTX_OPND_SYM &&
+                pi->ops[1].sym->kind == PTX_SYM_FUNC && pi->ops[1].sym->func &&
+                strcmp(pi->ops[1].sym->func->name, "__assertfail") == 0)
+                a |= EMU_DBG_AT_ASSERT;
             x->at[pc] = a;
         }
     }
@@ -373,6 +435,17 @@ static void remark(struct loom_debug *d)
             if (x) x->at[b->places[k].pc] |= EMU_DBG_AT_BREAK;
         }
     }
+    for (struct dbg_mod *x = d->mods; x; x = x->next) cut_runs(x);
+}
+
+static void remark(struct loom_debug *d)
+{
+    if (atomic_load(&d->running) && !atomic_load(&d->in_stop)) {
+        atomic_store(&d->remark_due, true);     /* (the worker applies it at its next issue) */
+        atomic_store(&d->emu.every, true);
+        return;
+    }
+    remark_now(d);
 }
 
 void loom_debug_module_loaded(struct loom_debug *d, struct loom_module *m)
@@ -380,8 +453,17 @@ void loom_debug_module_loaded(struct loom_debug *d, struct loom_module *m)
     struct dbg_mod *x = calloc(1, sizeof *x);
     if (!x) return;
     x->m = m;
-    x->at = calloc(m->prog->ncode ? m->prog->ncode : 1, 1);
-    if (!x->at) { free(x); return; }
+    const struct emu_program *p = m->prog;
+    x->at = calloc(p->ncode ? p->ncode : 1, 1);
+    x->code = malloc((p->ncode ? p->ncode : 1) * sizeof *x->code);
+    if (!x->at || !x->code || !emu_program_steps(m->prog)) {
+        free(x->at);
+        free(x->code);
+        free(x);
+        return;
+    }
+    memcpy(x->code, p->code, p->ncode * sizeof *x->code);
+    for (uint32_t pc = 0; pc < p->ncode; pc++) x->code[pc].aux_owned = 0;   /* (the program owns aux) */
     pthread_mutex_lock(&d->lock);
     x->next = d->mods;
     d->mods = x;
@@ -409,6 +491,7 @@ void loom_debug_module_unloading(struct loom_debug *d, struct loom_module *m)
             struct dbg_mod *x = *p;
             *p = x->next;
             free(x->at);
+            free(x->code);
             free(x);
             break;
         }
@@ -462,6 +545,7 @@ void loom_debug_destroy(struct loom_debug *d)
         struct dbg_mod *x = d->mods;
         d->mods = x->next;
         free(x->at);
+        free(x->code);
         free(x);
     }
     snap_free(d);
@@ -527,15 +611,17 @@ static bool set_condition(struct loom_debug *d, struct dbg_bp *b, const char *te
     return true;
 }
 
-static bool bps_grow(struct loom_debug *d)
+static bool bps_grow(struct loom_debug *d) { return grow(&d->bps, d->nbps, &d->bps_cap, sizeof *d->bps); }
+
+/* Numbers b and adds it (room made by bps_grow); unlocks d->lock. Returns its number. */
+static int add_bp(struct loom_debug *d, struct dbg_bp *b)
 {
-    if (d->nbps < d->bps_cap) return true;
-    unsigned cap = d->bps_cap ? 2 * d->bps_cap : 8;
-    struct dbg_bp **n = realloc(d->bps, cap * sizeof *n);
-    if (!n) return false;
-    d->bps = n;
-    d->bps_cap = cap;
-    return true;
+    b->number = d->next_number++;
+    d->bps[d->nbps++] = b;
+    remark(d);
+    int n = b->number;
+    pthread_mutex_unlock(&d->lock);
+    return n;
 }
 
 /* Lines with code near `line` in the file that b names, for the message of a line without. */
@@ -627,12 +713,7 @@ int loom_debug_break(struct loom_debug *d, const struct loom_debug_bp *bp, bool 
     }
     b->pending = !found;
     if (pending) *pending = b->pending;
-    b->number = d->next_number++;
-    d->bps[d->nbps++] = b;
-    remark(d);
-    int n = b->number;
-    pthread_mutex_unlock(&d->lock);
-    return n;
+    return add_bp(d, b);
 }
 
 bool loom_debug_condition(struct loom_debug *d, int n, const char *condition, char *err, size_t errlen)
@@ -755,12 +836,7 @@ int loom_debug_watch(struct loom_debug *d, enum loom_debug_space space, uint64_t
         errf(err, errlen, "out of memory");
         return 0;
     }
-    b->number = d->next_number++;
-    d->bps[d->nbps++] = b;
-    remark(d);
-    int n = b->number;
-    pthread_mutex_unlock(&d->lock);
-    return n;
+    return add_bp(d, b);
 }
 
 /* ---- Reading a warp ---------------------------------------------------------------------- */
@@ -785,6 +861,7 @@ static uint32_t warp_pc(struct loom_debug *d, const struct emu_warp *w, unsigned
 {
     if (w == d->stop_warp) return d->stop_pc;
     const struct emu_cta *cta = w->cta;
+    if (!w->done && emu_wait_kind(w) == EMU_WAIT_BARRIER) return w->wait.pc;   /* (as the reports name it) */
     if (cta->steps) {
         const struct steps_warp *sw = &cta->steps->sw[w->id];
         return sw->pc[lane < EMU_WARP_SIZE ? lane : 0];
@@ -937,6 +1014,13 @@ static bool is_focus(const struct loom_debug *d, const struct emu_warp *w, const
     return w->id == warp && same3(block, w->cta->ctaid);
 }
 
+/* Whether the debugged dispatch must call dbg_issue at every issue now. */
+static bool every_now(struct loom_debug *d)
+{
+    return d->mode != RUN_NORMAL || d->step != LOOM_DEBUG_CONTINUE || atomic_load(&d->pause_req) ||
+           atomic_load(&d->remark_due);
+}
+
 static bool can_reverse(struct loom_debug *d, char *err, size_t errlen);
 
 static void step_begin(struct loom_debug *d, enum loom_debug_action a)
@@ -947,6 +1031,7 @@ static void step_begin(struct loom_debug *d, enum loom_debug_action a)
     d->scuda = prog_has_cuda(d->L->prog);
     d->sline = 0;
     d->sdepth = 0;
+    d->sfrom = d->stop_pos;
     struct emu_cta *cta = cta_of(d, d->fblock);
     if (cta && d->swarp < cta->nwarps) {
         const struct emu_warp *w = &cta->warps[d->swarp];
@@ -964,14 +1049,17 @@ static bool can_reverse(struct loom_debug *d, char *err, size_t errlen)
         return false;
     }
     if (!d->snap_ok) {
-        errf(err, errlen, "going back needs a copy of the device memory the launch started with, and there was no "
-             "memory for it");
+        errf(err, errlen, d->no_going_back ? "going back is off (it was off when this launch started)"
+                                           : "going back needs a copy of the device memory the launch started with, "
+                                             "and there was no memory for it");
         return false;
     }
     return true;
 }
 
 bool loom_debug_can_reverse(struct loom_debug *d, char *err, size_t errlen) { return can_reverse(d, err, errlen); }
+
+void loom_debug_set_going_back(struct loom_debug *d, bool on) { d->no_going_back = !on; }
 
 /* After the front end answered: how the launch goes on. w may be NULL (a fault stop, the
  * CTA is over anyway). */
@@ -1004,7 +1092,7 @@ static int apply(struct loom_debug *d, enum loom_debug_action a, struct emu_warp
         d->kill = true;
         return w ? abort_cta(w, pc, "the debugger killed the launch") : EMU_STOP_FAULT;
     }
-    atomic_store(&d->emu.every, d->step != LOOM_DEBUG_CONTINUE || atomic_load(&d->pause_req));
+    atomic_store(&d->emu.every, every_now(d));
     return EMU_CONTINUE;
 }
 
@@ -1027,11 +1115,24 @@ static void fill_stop(struct loom_debug *d, enum loom_debug_reason why, const st
     d->stop_pc = pc;
     d->stop_pos = pos;
     where_of(d, d->lmod->m, pc, &s->where);
+    snprintf(d->stop_text, sizeof d->stop_text, "%s", s->where.text ? s->where.text : "");
+    s->where.text = d->stop_text;
+}
+
+/* The launch's kernel printf output that is new since the last stop, shown before the stop. */
+static void show_output(struct loom_debug *d)
+{
+    uint64_t now = emu_host_fifo_mark(d->dev->host);
+    if (now > d->fifo_shown) {
+        emu_host_fifo_show(d->dev->host, d->fifo_shown, now);
+        d->fifo_shown = now;
+    }
 }
 
 /* Stops: the front end is called, its answer applied. */
 static int stop_here(struct loom_debug *d, struct emu_warp *w, uint32_t pc)
 {
+    show_output(d);
     enum loom_debug_action a;
     do {                                         /* (going back when it cannot: stay here) */
         d->in_stop = true;
@@ -1214,6 +1315,13 @@ static int dbg_issue(struct emu_dbg *e, struct emu_warp *w, uint32_t pc, emu_mas
 {
     struct loom_debug *d = of_emu(e);
     uint64_t pos = 2 * (e->tick - 1);
+    if (atomic_load_explicit(&d->remark_due, memory_order_relaxed)) {
+        pthread_mutex_lock(&d->lock);
+        atomic_store(&d->remark_due, false);
+        remark_now(d);
+        pthread_mutex_unlock(&d->lock);
+        atomic_store(&e->every, every_now(d));
+    }
     if (d->detached || !d->L) return EMU_CONTINUE;
     if (d->mode == RUN_SEARCH) {
         if (pos >= d->rev_from) {
@@ -1236,7 +1344,7 @@ static int dbg_issue(struct emu_dbg *e, struct emu_warp *w, uint32_t pc, emu_mas
     if (d->mode == RUN_TARGET) {
         if (pos == d->target_pos) {
             d->mode = RUN_NORMAL;
-            atomic_store(&e->every, false);
+            atomic_store(&e->every, every_now(d));
             if (d->target_reason == LOOM_STOP_STEP || d->target_reason == LOOM_STOP_BREAKPOINT) {
                 if (d->target_reason == LOOM_STOP_BREAKPOINT) {
                     int lane;
@@ -1254,7 +1362,7 @@ static int dbg_issue(struct emu_dbg *e, struct emu_warp *w, uint32_t pc, emu_mas
         }
         if (pos + 1 == d->target_pos) {          /* a watched write: stop after it (dbg_after) */
             d->mode = RUN_NORMAL;
-            atomic_store(&e->every, false);
+            atomic_store(&e->every, every_now(d));
             pthread_mutex_lock(&d->lock);
             if (watch_hit(d, w, pc, m)) e->after = true;
             pthread_mutex_unlock(&d->lock);
@@ -1272,6 +1380,15 @@ static int dbg_issue(struct emu_dbg *e, struct emu_warp *w, uint32_t pc, emu_mas
         }
         atomic_store(&d->pause_req, true);
     }
+    if (e->at[pc] & EMU_DBG_AT_BRKPT) {         /* brkpt in the kernel: a breakpoint of its own (number 0) */
+        focus_on(d, w, first_lane(m ? m : active));
+        fill_stop(d, LOOM_STOP_BREAKPOINT, w, pc, pos);
+        return stop_here(d, w, pc);
+    }
+    if ((e->at[pc] & EMU_DBG_AT_ASSERT) && m && !w->cta->asserted) {
+        d->assert_check = true;                 /* a failed assert stops right after the call */
+        e->after = true;
+    }
     if (e->at[pc] & EMU_DBG_AT_BREAK) {
         int lane;
         pthread_mutex_lock(&d->lock);           /* (a front end may change breakpoints meanwhile) */
@@ -1288,7 +1405,8 @@ static int dbg_issue(struct emu_dbg *e, struct emu_warp *w, uint32_t pc, emu_mas
             return stop_here(d, w, pc);
         }
     }
-    if (d->step != LOOM_DEBUG_CONTINUE && is_focus(d, w, d->sblock, d->swarp) && step_done(d, w, pc)) {
+    if (d->step != LOOM_DEBUG_CONTINUE && pos > d->sfrom && is_focus(d, w, d->sblock, d->swarp) &&
+        step_done(d, w, pc)) {          /* (pos: an entry stop comes before the first issue, at its pos) */
         enum loom_debug_reason why = d->step == LOOM_DEBUG_TO_BARRIER ? LOOM_STOP_BARRIER : LOOM_STOP_STEP;
         fill_stop(d, why, w, pc, pos);
         return stop_here(d, w, pc);
@@ -1304,6 +1422,22 @@ static int dbg_issue(struct emu_dbg *e, struct emu_warp *w, uint32_t pc, emu_mas
 static int dbg_after(struct emu_dbg *e, struct emu_warp *w, uint32_t pc)
 {
     struct loom_debug *d = of_emu(e);
+    if (d->assert_check) {
+        d->assert_check = false;
+        struct emu_cta *cta = w->cta;
+        if (cta->asserted && d->mode == RUN_NORMAL) {   /* stop at the failed assert, its state intact */
+            const struct emu_fault *f = &cta->fault_store;
+            focus_on(d, w, f->lane < EMU_WARP_SIZE ? f->lane : 0);
+            fill_stop(d, LOOM_STOP_FAULT, w, pc, 2 * (e->tick - 1) + 1);
+            snprintf(d->fault_text, sizeof d->fault_text, "%s", f->msg);
+            d->stop.fault = LOOM_ERR_ASSERT;
+            d->stop.fault_report = d->fault_text;
+            d->assert_cta = cta;                /* (its end as faulted is not a second stop) */
+            d->assert_index = cta->ctaid[0] + d->L->grid[0] * (cta->ctaid[1] + d->L->grid[1] * cta->ctaid[2]);
+            d->wp.on = false;
+            return stop_here(d, w, pc);
+        }
+    }
     if (!d->wp.on) return EMU_CONTINUE;
     d->wp.on = false;
     pthread_mutex_lock(&d->lock);
@@ -1335,13 +1469,7 @@ static void snap_one(const struct mem_alloc *a, void *ctx)
     struct snap_walk *sw = ctx;
     struct loom_debug *d = sw->d;
     if (!sw->ok || (a->flags & (MEM_READONLY | MEM_TEXOBJ))) return;
-    if (d->nsnap == d->snap_cap) {
-        unsigned cap = d->snap_cap ? 2 * d->snap_cap : 16;
-        struct dbg_snap *n = realloc(d->snap, cap * sizeof *n);
-        if (!n) { sw->ok = false; return; }
-        d->snap = n;
-        d->snap_cap = cap;
-    }
+    if (!grow(&d->snap, d->nsnap, &d->snap_cap, sizeof *d->snap)) { sw->ok = false; return; }
     void *copy = NULL;
     for (unsigned i = 0; i < sw->nold && !copy; i++)   /* (the last launch's copy of it: no new pages) */
         if (sw->old[i].copy && sw->old[i].size == a->size) {
@@ -1360,10 +1488,10 @@ static void snap_take(struct loom_debug *d)
     struct snap_walk sw = { d, true, d->snap, d->nsnap };
     d->snap = NULL;
     d->nsnap = d->snap_cap = 0;
-    if (!(d->L->entry->host_uses & EMU_USES_MALLOC)) mem_foreach(d->dev->mem, snap_one, &sw);
+    if (!(d->L->entry->host_uses & EMU_USES_MALLOC) && !d->no_going_back) mem_foreach(d->dev->mem, snap_one, &sw);
     for (unsigned i = 0; i < sw.nold; i++) free(sw.old[i].copy);
     free(sw.old);
-    d->snap_ok = sw.ok;
+    d->snap_ok = sw.ok && !d->no_going_back;
     if (!sw.ok) snap_free(d);
 }
 
@@ -1386,13 +1514,7 @@ static struct dbg_res *admit(struct loom_debug *d, uint64_t nctas)
     for (unsigned i = 0; i < d->nres && !r; i++)
         if (!d->res[i].busy) r = &d->res[i];
     if (!r) {
-        if (d->nres == d->res_cap) {
-            unsigned cap = d->res_cap ? 2 * d->res_cap : 8;
-            struct dbg_res *n = realloc(d->res, cap * sizeof *n);
-            if (!n) return NULL;
-            d->res = n;
-            d->res_cap = cap;
-        }
+        if (!grow(&d->res, d->nres, &d->res_cap, sizeof *d->res)) return NULL;
         struct emu_cta *cta = emu_cta_create(d->L);
         if (!cta) return NULL;
         r = &d->res[d->nres++];
@@ -1422,7 +1544,9 @@ static void run_pass(struct loom_debug *d, struct sched_grid *g, unsigned max_re
     d->emu.tick = 0;
     d->emu.after = false;
     d->wp.on = false;
-    atomic_store(&d->emu.every, d->mode != RUN_NORMAL || d->step != LOOM_DEBUG_CONTINUE || atomic_load(&d->pause_req));
+    d->assert_check = false;
+    d->assert_cta = NULL;
+    atomic_store(&d->emu.every, every_now(d));
     uint64_t nctas = g->nctas;
     for (unsigned i = 0; i < d->nres; i++) d->res[i].busy = false;
     struct dbg_res *first = admit(d, nctas);
@@ -1450,7 +1574,8 @@ static void run_pass(struct loom_debug *d, struct sched_grid *g, unsigned max_re
             if (st == EMU_CTA_YIELD) { yielded = true; continue; }
             if (st == EMU_CTA_FAULT) {
                 const struct emu_fault *cf = r->cta->fault ? r->cta->fault : &r->cta->fault_store;
-                if (d->mode == RUN_NORMAL && !d->detached) {
+                bool seen = cf->status == LOOM_ERR_ASSERT && d->assert_cta == r->cta && d->assert_index == r->index;
+                if (d->mode == RUN_NORMAL && !d->detached && !seen) {
                     struct emu_warp *w = &r->cta->warps[cf->warp < r->cta->nwarps ? cf->warp : 0];
                     focus_on(d, w, cf->lane < EMU_WARP_SIZE ? cf->lane : 0);
                     fill_stop(d, LOOM_STOP_FAULT, w, cf->pc, 2 * (d->emu.tick ? d->emu.tick - 1 : 0));
@@ -1498,13 +1623,14 @@ static void run_grid(struct sched_grid *g)
         return;
     }
     d->emu.at = d->lmod->at;
+    d->emu.code = d->lmod->code;
     memset(d->fblock, 0, sizeof d->fblock);
     memset(d->fthread, 0, sizeof d->fthread);
     d->step = LOOM_DEBUG_CONTINUE;
     d->mode = RUN_NORMAL;
     d->restart = d->kill = false;
     snap_take(d);
-    d->fifo_mark = emu_host_fifo_mark(dev->host);
+    d->fifo_mark = d->fifo_shown = emu_host_fifo_mark(dev->host);
     atomic_store(&d->running, true);
     unsigned max_res = dev->props.multiprocessors > 0 ? (unsigned)dev->props.multiprocessors * 4u : 8u;
     struct emu_fault f;
@@ -1524,8 +1650,17 @@ static void run_grid(struct sched_grid *g)
         drop_contexts(d);
     }
     drop_contexts(d);
+    /* the launch's output shows now, as at its stops; then none of it stays in the FIFO */
+    show_output(d);
+    emu_host_fifo_erase(dev->host, d->fifo_mark, d->fifo_shown);
     atomic_store(&d->running, false);
     atomic_store(&d->pause_req, false);
+    if (atomic_load(&d->remark_due)) {
+        pthread_mutex_lock(&d->lock);
+        atomic_store(&d->remark_due, false);
+        remark_now(d);
+        pthread_mutex_unlock(&d->lock);
+    }
     if (faulted) sched_grid_fault(g, &f);
     atomic_store(&g->ctas_run, d->done);
     d->step = LOOM_DEBUG_CONTINUE;
@@ -1911,16 +2046,8 @@ const char *loom_debug_source_line(struct loom_debug *d, const char *file, unsig
     }
     const char *out = NULL;
     if (!path) {
-        if (m && sched_module_lines(m) && line <= m->nlines) {
-            const char *a = m->text + m->line_off[line - 1], *b = m->text + m->line_off[line] - 1;
-            if (b > m->text + m->text_len) b = m->text + m->text_len;
-            size_t n = (size_t)(b - a) < sizeof d->src_line - 1 ? (size_t)(b - a) : sizeof d->src_line - 1;
-            memcpy(d->src_line, a, n);
-            d->src_line[n] = 0;
-            if (n && d->src_line[n - 1] == '\r') d->src_line[--n] = 0;
-            if (len) *len = (unsigned)n;
-            out = d->src_line;
-        }
+        const char *a, *b;
+        if (m && module_line(m, line, &a, &b)) out = copy_text(d->src_line, sizeof d->src_line, a, b, false, len);
         pthread_mutex_unlock(&d->lock);
         return out;
     }
@@ -1946,13 +2073,7 @@ const char *loom_debug_source_line(struct loom_debug *d, const char *file, unsig
         }
         if (a < end) {
             const char *b = memchr(a, '\n', (size_t)(end - a));
-            if (!b) b = end;
-            size_t n = (size_t)(b - a) < sizeof d->src_line - 1 ? (size_t)(b - a) : sizeof d->src_line - 1;
-            memcpy(d->src_line, a, n);
-            d->src_line[n] = 0;
-            if (n && d->src_line[n - 1] == '\r') d->src_line[--n] = 0;
-            if (len) *len = (unsigned)n;
-            out = d->src_line;
+            out = copy_text(d->src_line, sizeof d->src_line, a, b ? b : end, false, len);
         }
     }
     pthread_mutex_unlock(&d->lock);
@@ -1981,3 +2102,7 @@ unsigned loom_debug_kernels(struct loom_debug *d, const char **names, unsigned m
     pthread_mutex_unlock(&d->lock);
     return n;
 }
+
+void *loom_debug_ctx(struct loom_debug *d) { return d ? d->cfg.ctx : NULL; }
+
+const struct loom_kernel *loom_debug_kernel(struct loom_debug *d) { return d && d->g ? d->g->k : NULL; }

@@ -478,6 +478,10 @@ void emu_host_flush(struct emu_host *h);
  * re-runs of a launch drop the output of the run they replace). */
 uint64_t emu_host_fifo_mark(struct emu_host *h);
 void emu_host_fifo_cut(struct emu_host *h, uint64_t mark);
+/* Writes the FIFO's bytes [from, to) (within its length) to the output now, leaving them in
+ * it; and removes them from it (the debugger shows a launch's output at its stops). */
+void emu_host_fifo_show(struct emu_host *h, uint64_t from, uint64_t to);
+void emu_host_fifo_erase(struct emu_host *h, uint64_t from, uint64_t to);
 /* In-kernel malloc/free on a device heap of heap_bytes (cudaLimitMallocHeapSize):
  * returns 0 when exhausted; free of 0 is a no-op; free of a pointer that is not
  * a live heap block returns -1. Thread-safe. */

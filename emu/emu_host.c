@@ -569,6 +569,28 @@ void emu_host_fifo_cut(struct emu_host *h, uint64_t mark)
     pthread_mutex_unlock(&h->fifo_lock);
 }
 
+void emu_host_fifo_show(struct emu_host *h, uint64_t from, uint64_t to)
+{
+    pthread_mutex_lock(&h->fifo_lock);
+    if (to > h->fifo_len) to = h->fifo_len;
+    if (from < to) {
+        fwrite(h->fifo + from, 1, to - from, h->out);
+        fflush(h->out);
+    }
+    pthread_mutex_unlock(&h->fifo_lock);
+}
+
+void emu_host_fifo_erase(struct emu_host *h, uint64_t from, uint64_t to)
+{
+    pthread_mutex_lock(&h->fifo_lock);
+    if (to > h->fifo_len) to = h->fifo_len;
+    if (from < to) {
+        memmove(h->fifo + from, h->fifo + to, h->fifo_len - to);
+        h->fifo_len -= to - from;
+    }
+    pthread_mutex_unlock(&h->fifo_lock);
+}
+
 /* ---- Device heap ------------------------------------------------------------------------
  * Segregated fit over one MEM_HEAP region: free blocks sit on power-of-two size classes
  * (first fit inside the class, else the head of the next non-empty class), freed blocks
