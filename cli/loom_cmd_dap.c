@@ -474,14 +474,6 @@ static int bp_id_of(struct dap_server *s, int n)
     return 0;
 }
 
-static void run_job(struct dap_server *s)
-{
-    if (!s->job) return;
-    s->job(s, s->job_arg);
-    s->job = NULL;
-    pthread_cond_broadcast(&s->cond);
-}
-
 /* The core's callback, on the worker running the launch: tells the editor, and waits for
  * the protocol thread to choose what happens next. */
 static enum loom_debug_action on_stop(struct loom_debug *d, const struct loom_debug_stop *st, void *ctx)
@@ -490,7 +482,6 @@ static enum loom_debug_action on_stop(struct loom_debug *d, const struct loom_de
     (void)d;
     flush_output(s);
     pthread_mutex_lock(&s->lock);
-    run_job(s);
     enum loom_debug_action resume = s->last_action;
     if (s->kill || s->detach) {
         pthread_mutex_unlock(&s->lock);
@@ -517,7 +508,7 @@ static enum loom_debug_action on_stop(struct loom_debug *d, const struct loom_de
     if (st->reason == LOOM_STOP_ENTRY) s->pause_at_entry = false;
     if ((st->reason == LOOM_STOP_ENTRY && !entry_stops) || (st->reason == LOOM_STOP_PAUSE && !user_pause) ||
         st->reason == LOOM_STOP_EXIT) {
-        /* a stop of the server's own (to place breakpoints), not the user's */
+        /* not the user's: the entry without stopOnEntry, a pause that an earlier stop answered */
         s->last_action = resume;
         pthread_mutex_unlock(&s->lock);
         return resume;
@@ -555,22 +546,6 @@ static enum loom_debug_action on_stop(struct loom_debug *d, const struct loom_de
     return a;
 }
 
-/* Runs job now when the core allows changes (no launch running, or one stopped), else at
- * the next stop: asks for one with loom_debug_pause and waits. Called with s->lock held. */
-static void with_stop(struct dap_server *s, void (*job)(struct dap_server *, void *), void *arg)
-{
-    if (s->state != DAP_RUNNING || s->holding) {
-        job(s, arg);
-        return;
-    }
-    s->job = job;
-    s->job_arg = arg;
-    loom_debug_pause(s->d);
-    while (s->job && s->state == DAP_RUNNING)
-        pthread_cond_wait(&s->cond, &s->lock);
-    run_job(s);   /* (the launch stopped or ended meanwhile) */
-}
-
 /* ---- The run ------------------------------------------------------------------------------------ */
 
 static void *runner_main(void *arg)
@@ -582,7 +557,6 @@ static void *runner_main(void *arg)
     threads_changed(s, NULL, 0);
     s->state = DAP_OVER;
     s->exit_status = rc;
-    run_job(s);
     pthread_cond_broadcast(&s->cond);
     pthread_mutex_unlock(&s->lock);
     char body[64];
@@ -784,48 +758,32 @@ static bool initialize(struct dap_server *s, const struct dap_json *args, FILE *
 struct dap_request_def {
     const char *command;
     dap_handler *handler;
-    bool needs_stop;      /* changes breakpoints: only inside a stop (with_stop) */
 };
 
 static const struct dap_request_def requests[] = {
-    { "initialize", initialize, false },
-    { "launch", launch, true },
-    { "setBreakpoints", set_breakpoints, true },
-    { "setExceptionBreakpoints", set_exception_breakpoints, false },
-    { "setDataBreakpoints", set_data_breakpoints, true },
-    { "dataBreakpointInfo", dap_data_breakpoint_info, false },
-    { "configurationDone", configuration_done, false },
-    { "threads", dap_threads, false },
-    { "stackTrace", dap_stack_trace, false },
-    { "scopes", dap_scopes, false },
-    { "variables", dap_variables, false },
-    { "evaluate", dap_evaluate, false },
-    { "exceptionInfo", dap_exception_info, false },
-    { "continue", do_continue, false },
-    { "next", do_next, false },
-    { "stepIn", do_step_in, false },
-    { "stepOut", do_step_out, false },
-    { "stepBack", do_step_back, false },
-    { "reverseContinue", do_reverse_continue, false },
-    { "pause", pause_request, false },
-    { "disconnect", disconnect, false },
-    { "terminate", terminate, false },
+    { "initialize", initialize },
+    { "launch", launch },
+    { "setBreakpoints", set_breakpoints },
+    { "setExceptionBreakpoints", set_exception_breakpoints },
+    { "setDataBreakpoints", set_data_breakpoints },
+    { "dataBreakpointInfo", dap_data_breakpoint_info },
+    { "configurationDone", configuration_done },
+    { "threads", dap_threads },
+    { "stackTrace", dap_stack_trace },
+    { "scopes", dap_scopes },
+    { "variables", dap_variables },
+    { "evaluate", dap_evaluate },
+    { "exceptionInfo", dap_exception_info },
+    { "continue", do_continue },
+    { "next", do_next },
+    { "stepIn", do_step_in },
+    { "stepOut", do_step_out },
+    { "stepBack", do_step_back },
+    { "reverseContinue", do_reverse_continue },
+    { "pause", pause_request },
+    { "disconnect", disconnect },
+    { "terminate", terminate },
 };
-
-struct dap_call {
-    const struct dap_request_def *def;
-    const struct dap_json *args;
-    FILE *body;
-    char *err;
-    size_t errlen;
-    bool ok;
-};
-
-static void call_job(struct dap_server *s, void *arg)
-{
-    struct dap_call *c = arg;
-    c->ok = c->def->handler(s, c->args, c->body, c->err, c->errlen);
-}
 
 /* Serves one message; false when the session ends (disconnect). */
 static bool serve(struct dap_server *s, const char *text, size_t len)
@@ -855,29 +813,22 @@ static bool serve(struct dap_server *s, const char *text, size_t len)
         char *out = NULL;
         size_t olen = 0;
         char err[1024] = "";
-        struct dap_call c = { def, args, open_memstream(&out, &olen), err, sizeof err, false };
-        if (!c.body) {
+        FILE *body = open_memstream(&out, &olen);
+        if (!body) {
             respond(s, seq, command, false, "out of memory", NULL);
+        } else if (args && args->type != DAP_JSON_OBJECT) {
+            fclose(body);
+            respond(s, seq, command, false, "'arguments' must be an object", NULL);
         } else {
-            if (args && args->type != DAP_JSON_OBJECT) {
-                snprintf(err, sizeof err, "'arguments' must be an object");
-            } else {
-                pthread_mutex_lock(&s->lock);
-                if (def->needs_stop) with_stop(s, call_job, &c);
-                else call_job(s, &c);
-                fclose(c.body);
-                /* (sent under the lock: a resumed launch's next stop comes after the answer) */
-                respond(s, seq, command, c.ok, err, c.ok && olen ? out : NULL);
-                pthread_mutex_unlock(&s->lock);
-                if (c.ok && def->handler == initialize) dap_event(s, "initialized", NULL);
-                c.body = NULL;
-            }
-            if (c.body) {
-                fclose(c.body);
-                respond(s, seq, command, false, err, NULL);
-            }
-            free(out);
+            pthread_mutex_lock(&s->lock);
+            bool ok = def->handler(s, args, body, err, sizeof err);
+            fclose(body);
+            /* (sent under the lock: a resumed launch's next stop comes after the answer) */
+            respond(s, seq, command, ok, err, ok && olen ? out : NULL);
+            pthread_mutex_unlock(&s->lock);
+            if (ok && def->handler == initialize) dap_event(s, "initialized", NULL);
         }
+        free(out);
         if (def->handler == disconnect) {
             dap_json_free(msg);
             return false;

@@ -62,9 +62,6 @@ struct dap_server {
     bool user_pause, detach, kill;
     bool holding;                    /* a launch's entry waits for configurationDone */
     bool pause_at_entry;             /* a pause asked for while no launch ran */
-    /* work that needs a stop (breakpoints changed while the kernel runs): done in on_stop */
-    void (*job)(struct dap_server *s, void *arg);
-    void *job_arg;
 
     /* launch */
     bool launched, configured, stop_on_entry, no_debug, started;   /* the run starts at launch */
