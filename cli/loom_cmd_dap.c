@@ -187,7 +187,7 @@ int64_t dap_ref_add(struct dap_server *s, enum dap_ref_kind kind, int64_t thread
         s->refs = r;
         s->cap_refs = cap;
     }
-    s->refs[s->nrefs] = (struct dap_ref){ kind, thread, lane, frame, name ? strdup(name) : NULL };
+    s->refs[s->nrefs] = (struct dap_ref){ kind, thread, lane, frame, name ? strdup(name) : NULL, 0 };
     return ++s->nrefs;
 }
 

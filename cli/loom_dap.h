@@ -19,7 +19,8 @@ enum dap_ref_kind {
     DAP_REF_LANES,        /* the lanes of thread's warp */
     DAP_REF_WARP,         /* the warp: state, masks, SIMT stack, barriers */
     DAP_REF_SHARED,       /* the shared memory of thread's block, 16 bytes a row */
-    DAP_REF_PARAMS,       /* the kernel's parameter buffer */
+    DAP_REF_PARAMS,       /* the kernel's parameters */
+    DAP_REF_GLOBAL,       /* global memory at addr (a pointer parameter's), 16 bytes a row */
 };
 
 struct dap_ref {
@@ -27,6 +28,7 @@ struct dap_ref {
     int64_t thread;       /* a DAP thread id: a warp of a running block (dap_thread_id) */
     unsigned lane, frame;
     char *name;           /* REG_LANES */
+    uint64_t addr;        /* GLOBAL */
 };
 
 /* A breakpoint as the editor set it (its id is ours; number is the core's, 0: none). */

@@ -17,6 +17,7 @@
 #define DAP_MAX_REGS 4096
 #define DAP_SHARED_ROWS 256   /* 4 KiB shown; evaluate `x` reads the rest */
 #define DAP_PARAM_SLOTS 64
+#define DAP_GLOBAL_ROWS 16    /* 256 bytes from a pointer parameter */
 
 static const char *const special_regs[] = { "%tid.x", "%tid.y", "%tid.z", "%ctaid.x", "%ctaid.y", "%ctaid.z",
                                              "%laneid", "%warpid" };
@@ -517,14 +518,15 @@ static void vars_warp(struct dap_server *s, const struct dap_ref *r, FILE *m)
     write_var(m, false, "kernel", v, "");
 }
 
-/* Memory as rows of 16 bytes (u32 words, little-endian) until a read fails. */
-static void vars_memory(struct dap_server *s, enum loom_debug_space space, unsigned rows, unsigned step, FILE *m)
+/* Memory from base as rows of 16 bytes (u32 words, little-endian) until a read fails. */
+static void vars_memory(struct dap_server *s, enum loom_debug_space space, uint64_t base, unsigned rows,
+                        unsigned step, FILE *m)
 {
     char err[256], name[32], value[96];
     bool first = true;
     for (unsigned i = 0; i < rows; i++) {
         uint8_t b[16];
-        uint64_t at = (uint64_t)i * step;
+        uint64_t at = base + (uint64_t)i * step;
         unsigned got = step;
         while (got > 0 && !loom_debug_read_mem(s->d, space, at, b, got, err, sizeof err))
             got -= 4;
@@ -540,6 +542,52 @@ static void vars_memory(struct dap_server *s, enum loom_debug_space space, unsig
         if (got < step) break;
     }
     if (first) write_var(m, true, "(none)", "", "");
+}
+
+/* The kernel's parameters by their PTX names and types; a pointer expands to the global
+ * memory it points to. Without the kernel (none runs): the buffer, 8 bytes a row. */
+static void vars_params(struct dap_server *s, const struct dap_ref *r, FILE *m)
+{
+    const struct loom_kernel *k = loom_debug_kernel(s->d);
+    unsigned n = k ? loom_kernel_param_count(k) : 0;
+    if (!k) {
+        vars_memory(s, LOOM_SPACE_PARAM, 0, DAP_PARAM_SLOTS, 8, m);
+        return;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        struct loom_param_info p;
+        loom_kernel_param(k, i, &p);
+        char type[32], value[192], more[128] = "", err[128];
+        uint64_t bits = 0;
+        if (p.kind == LOOM_PARAM_BYTES || p.size > 8) {
+            snprintf(type, sizeof type, "b8[%u]", p.size);
+            uint8_t b[32];
+            unsigned show = p.size < sizeof b ? p.size : (unsigned)sizeof b;
+            size_t len = 0;
+            if (!loom_debug_read_mem(s->d, LOOM_SPACE_PARAM, p.offset, b, show, err, sizeof err))
+                snprintf(value, sizeof value, "%s", err);
+            else
+                for (unsigned j = 0; j < show; j++)
+                    len += (size_t)snprintf(value + len, sizeof value - len, "%s%02x", j ? " " : "", b[j]);
+            if (show < p.size) snprintf(value + len, sizeof value - len, " ...");
+        } else if (!loom_debug_read_mem(s->d, LOOM_SPACE_PARAM, p.offset, &bits, p.size, err, sizeof err)) {
+            snprintf(type, sizeof type, "?");
+            snprintf(value, sizeof value, "%s", err);
+        } else if (p.is_pointer) {
+            snprintf(type, sizeof type, "ptr");
+            snprintf(value, sizeof value, "0x%016" PRIx64, bits);
+            int64_t ref = dap_ref_add(s, DAP_REF_GLOBAL, r->thread, r->lane, 0, NULL);
+            if (ref) s->refs[ref - 1].addr = bits;
+            snprintf(more, sizeof more, ",\"variablesReference\":%" PRId64, ref);
+        } else {
+            snprintf(type, sizeof type, "%c%u", p.kind == LOOM_PARAM_FLOAT ? 'f' : p.is_signed ? 's' : 'u', 8 * p.size);
+            format_value(type, p.size == 8 ? LOOM_REG_B64 : LOOM_REG_B32, bits, value, sizeof value);
+        }
+        size_t len = strlen(more);
+        snprintf(more + len, sizeof more - len, ",\"type\":\"%s\"", type);
+        write_var(m, i == 0, p.name ? p.name : "?", value, more);
+    }
+    if (n == 0) write_var(m, true, "(none)", "", "");
 }
 
 bool dap_variables(struct dap_server *s, const struct dap_json *args, FILE *body, char *err, size_t errlen)
@@ -561,8 +609,9 @@ bool dap_variables(struct dap_server *s, const struct dap_json *args, FILE *body
     case DAP_REF_REG_LANES: vars_reg_lanes(s, &copy, body); break;
     case DAP_REF_LANES: vars_lanes(s, &copy, body); break;
     case DAP_REF_WARP: vars_warp(s, &copy, body); break;
-    case DAP_REF_SHARED: vars_memory(s, LOOM_SPACE_SHARED, DAP_SHARED_ROWS, 16, body); break;
-    case DAP_REF_PARAMS: vars_memory(s, LOOM_SPACE_PARAM, DAP_PARAM_SLOTS, 8, body); break;
+    case DAP_REF_SHARED: vars_memory(s, LOOM_SPACE_SHARED, 0, DAP_SHARED_ROWS, 16, body); break;
+    case DAP_REF_PARAMS: vars_params(s, &copy, body); break;
+    case DAP_REF_GLOBAL: vars_memory(s, LOOM_SPACE_GLOBAL, copy.addr, DAP_GLOBAL_ROWS, 16, body); break;
     case DAP_REF_FRAME: break;
     }
     fputs("]}", body);
@@ -800,9 +849,10 @@ bool dap_data_breakpoint_info(struct dap_server *s, const struct dap_json *args,
     unsigned long long addr;
     unsigned size = 4;
     char space[16];
-    if (r && r->kind == DAP_REF_SHARED && sscanf(name, "%llx", &addr) == 1) {
-        snprintf(id, sizeof id, "shared:%llx:16", addr);
-        snprintf(desc, sizeof desc, "shared memory 0x%llx (16 bytes)", addr);
+    if (r && (r->kind == DAP_REF_SHARED || r->kind == DAP_REF_GLOBAL) && sscanf(name, "%llx", &addr) == 1) {
+        const char *sp = r->kind == DAP_REF_SHARED ? "shared" : "global";
+        snprintf(id, sizeof id, "%s:%llx:16", sp, addr);
+        snprintf(desc, sizeof desc, "%s memory 0x%llx (16 bytes)", sp, addr);
     } else if (!r && sscanf(name, "%15s", space) == 1 && (strcmp(space, "global") == 0 || strcmp(space, "shared") == 0)) {
         char text[128];
         const char *p = name + strlen(space);

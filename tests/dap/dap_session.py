@@ -145,7 +145,15 @@ def session_steps(tmp):
     check(warp.get("block", {}).get("value") == "(1,0,0)" and warp.get("warp", {}).get("value") == "1",
           "Warp scope: block and warp", warp)
     params = var_map(c, sc["Parameters"]["variablesReference"])
-    check(any(v["value"].split()[:1] == ["00000002"] for v in params.values()), "Parameters hold k = 2", params)
+    k, out_p = params.get("fill_param_1", {}), params.get("fill_param_0", {})
+    check(k.get("value") == "2" and k.get("type") == "u32", "Parameters: fill_param_1 (k) is u32 2", params)
+    check(out_p.get("type") == "ptr" and out_p.get("variablesReference", 0) > 0, "Parameters: fill_param_0 a pointer",
+          out_p)
+    rows = var_map(c, out_p["variablesReference"])
+    first = min(rows, key=lambda n: int(n, 16)) if rows else "0"
+    # (block 0 has finished when block 1 reaches line 16: out[0..3] = 6i + 1)
+    check(len(rows) == 16 and int(first, 16) == int(out_p["value"], 16) and rows[first]["value"] ==
+          "00000001 00000007 0000000d 00000013", "the pointer expands to the output buffer: block 0's results", rows)
     ev = c.ok("evaluate", {"expression": "%r5", "frameId": f0["id"], "context": "hover"})
     check(ev["result"] == "101 (0x65)" and ev["variablesReference"] > 0, "evaluate %r5 (hover)", ev)
     ev = c.ok("evaluate", {"expression": "blockIdx.x * 1000 + threadIdx.x", "frameId": f0["id"], "context": "repl"})
