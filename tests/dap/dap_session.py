@@ -8,7 +8,8 @@ Sessions over tests/dap/dap_kernels.ptx (nvcc -lineinfo, so the CUDA lines are k
   2. stopOnEntry, a breakpoint moved to the next line with code, a shared-memory data
      breakpoint, a breakpoint on a PTX line, disconnect (detach): the kernel completes;
   3. a fault: the exception stop with its report, exceptionInfo, stepBack, terminate; a
-     kernel that never ends: a breakpoint set while it runs, pause, terminate;
+     kernel that never ends: a breakpoint set while it runs, pause, terminate; kernel
+     printf as output events (tests/dap/dap_printf.cu);
   4. malformed messages and requests, each answered with success: false, the session going
      on; a launch whose loom run line is wrong; a bad header ends the session;
   5. noDebug runs straight through; EOF ends the server;
@@ -372,6 +373,38 @@ def session_running(tmp):
     check(rc == 0, "loom dap exits 0", err)
 
 
+def session_printf(tmp):
+    """3c: kernel printf reaches the editor as output events: what was printed before a
+    stop, at that stop; all of it once, as loom run prints it."""
+    ptx = os.path.join(HERE, "dap_printf.ptx")
+    args = ["--grid", "1", "--block", "2", "s32:3"]
+    c, _ = start(tmp)
+    c.ok("launch", {"ptx": ptx, "cwd": tmp, "args": args})
+    c.ok("setBreakpoints", {"source": {"path": os.path.join(HERE, "dap_printf.cu")}, "breakpoints": [{"line": 9}]})
+    c.ok("configurationDone")
+    st = stopped(c)
+    out = c.output().get("stdout", "")
+    check(st["reason"] == "breakpoint" and out == "thread 0 says 0\nthread 1 says 3\n",
+          "at the stop on line 9 the first printf's text has arrived", (st, out))
+    c.ok("stepBack", {"threadId": st["threadId"]})   # (going back re-runs the first printf)
+    st = stopped(c)
+    c.ok("continue", {"threadId": st["threadId"]})
+    st = stopped(c)
+    out = c.output().get("stdout", "")
+    check(st["reason"] == "breakpoint" and out == "thread 0 says 0\nthread 1 says 3\n",
+          "back, then at line 9 again: nothing printed twice", (st, out))
+    c.ok("continue", {"threadId": st["threadId"]})
+    c.event("exited")
+    plain = subprocess.run([LOOM, "run", ptx] + args, cwd=tmp, capture_output=True, text=True)
+    out = c.output().get("stdout", "")
+    check(out == plain.stdout and out.endswith("thread 1 again\n"),
+          "all of it, once, as loom run prints it",
+          (out, plain.stdout))
+    c.ok("disconnect", {})
+    rc, err = c.close()
+    check(rc == 0, "loom dap exits 0", err)
+
+
 def session_malformed(tmp):
     """4: malformed messages get an error response and the session goes on."""
     c = DapClient(LOOM, cwd=tmp)
@@ -460,8 +493,8 @@ def main():
         print("dap_session.py: this loom has no dap command; skipped")
         return 77
     with tempfile.TemporaryDirectory() as tmp:
-        for session in (session_steps, session_watch, session_fault, session_running, session_malformed,
-                        session_nodebug, vscode_manifest):
+        for session in (session_steps, session_watch, session_fault, session_running, session_printf,
+                        session_malformed, session_nodebug, vscode_manifest):
             try:
                 session(tmp)
             except (DapError, KeyError, IndexError, TypeError, OSError) as e:
