@@ -660,6 +660,8 @@ static bool resume(struct dap_server *s, const struct dap_json *args, enum loom_
     int64_t tid;
     if (dap_json_int(args, "threadId", &tid) && !dap_focus_thread(s, tid, -1, err, errlen))
         return false;
+    if ((a == LOOM_DEBUG_REVERSE_STEP || a == LOOM_DEBUG_REVERSE_CONTINUE) && !loom_debug_can_reverse(s->d, err, errlen))
+        return false;
     const char *gran = dap_json_str(args, "granularity");
     if (gran && strcmp(gran, "instruction") == 0) {
         if (a == LOOM_DEBUG_STEP || a == LOOM_DEBUG_NEXT) a = LOOM_DEBUG_STEPI;
