@@ -13,7 +13,8 @@ emacs --batch --eval "(require 'dap-mode)" >/dev/null 2>&1 || { echo "editor.sh:
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
 here=$srcdir/tests/dap
-timeout 300 emacs --batch -l "$here/dap-mode-session.el" "$LOOM" "$here/dap_kernels.ptx" "$here/dap_kernels.cu" "$tmp" \
+mkdir "$tmp/home"   # (Emacs writes its caches under HOME: not the user's)
+HOME=$tmp/home timeout 300 emacs --batch -l "$here/dap-mode-session.el" "$LOOM" "$here/dap_kernels.ptx" "$here/dap_kernels.cu" "$tmp" \
     >"$tmp/log" 2>&1
 rc=$?
 grep -E '^(not )?ok|dap-mode-session' "$tmp/log"
