@@ -862,9 +862,8 @@ bool dap_data_breakpoint_info(struct dap_server *s, const struct dap_json *args,
             size = (unsigned)strtoul(colon + 1, NULL, 0);
             *colon = 0;
         }
-        uint64_t a;
-        if (s->state == DAP_STOPPED ? !eval_addr(s, text, &a, err, errlen)
-                                    : (a = strtoull(text, NULL, 0), false))
+        uint64_t a = strtoull(text, NULL, 0);   /* (an expression needs a stop to be read) */
+        if (s->state == DAP_STOPPED && !eval_addr(s, text, &a, err, errlen))
             return false;
         snprintf(id, sizeof id, "%s:%" PRIx64 ":%u", space, a, size ? size : 4);
         snprintf(desc, sizeof desc, "%s memory 0x%" PRIx64 " (%u bytes)", space, a, size ? size : 4);
