@@ -270,6 +270,17 @@ def session_watch(tmp):
     check(st["reason"] == "breakpoint" and frames[0]["line"] == 20 and "PTX 81" in frames[0]["name"],
           "stopped at PTX line 81, shown as dap_kernels.cu:20", frames)
     check(c.request("pause", {"threadId": st["threadId"]})["success"], "pause while stopped is harmless")
+    # a global watch on out[32], 128 bytes past what the stopped lane 0 stores to (%rd4 = &out[0]):
+    # warp 1 of block 0 writes it later, 9 * 32 + 1 = 0x121
+    c.ok("setBreakpoints", {"source": {"path": PTX}, "breakpoints": []})
+    info = c.ok("dataBreakpointInfo", {"name": "global %rd4 + 128", "frameId": frames[0]["id"]})
+    dbs = c.ok("setDataBreakpoints", {"breakpoints": [{"dataId": info.get("dataId"), "accessType": "write"}]})
+    check(info.get("dataId", "").startswith("global:") and dbs["breakpoints"][0]["verified"],
+          "a data breakpoint on 'global %rd4 + 128'", (info, dbs))
+    c.ok("continue", {"threadId": st["threadId"]})
+    st = stopped(c)
+    check(st["reason"] == "data breakpoint" and "thread (32,0,0)" in st.get("description", "")
+          and "0x0 -> 0x121" in st.get("description", ""), "it stops after thread 32 stores out[32] (0x121)", st)
     c.ok("disconnect", {})
     ex = [e for e in c.events if e.get("event") == "exited"]
     check(ex and ex[0]["body"]["exitCode"] == 0, "disconnect detaches: the kernel completes (exit 0)", ex)
