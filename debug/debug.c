@@ -238,7 +238,7 @@ static const char *ptx_line_text(struct loom_module *m, unsigned line, char *buf
 static void where_of(struct loom_debug *d, struct loom_module *m, uint32_t pc, struct loom_debug_where *out)
 {
     memset(out, 0, sizeof *out);
-    const struct emu_program *p = m->prog;
+    const struct emu_program *p = m->dprog;
     if (pc >= p->ncode) return;
     const struct emu_loc *l = &p->locs[pc];
     out->pc = pc;
@@ -324,7 +324,7 @@ static bool line_start(const struct emu_program *p, uint32_t pc, bool cuda)
 /* Places b in module m; returns how many places it found there. */
 static unsigned place_in(struct dbg_bp *b, struct loom_module *m)
 {
-    const struct emu_program *p = m->prog;
+    const struct emu_program *p = m->dprog;
     const struct ptx_module *ir = m->ir;
     unsigned before = b->nplaces;
     const struct loom_debug_bp *bp = &b->bp;
@@ -391,7 +391,7 @@ static unsigned place_in(struct dbg_bp *b, struct loom_module *m)
  * it holds (a run's members hold its remaining length). */
 static void cut_runs(struct dbg_mod *x)
 {
-    const struct emu_program *p = x->m->prog;
+    const struct emu_program *p = x->m->dprog;
     for (uint32_t pc = 0; pc < p->ncode; pc++) {
         struct emu_inst *in = &x->code[pc];
         in->run = p->code[pc].run;
@@ -413,7 +413,7 @@ static void remark_now(struct loom_debug *d)
     for (unsigned i = 0; i < d->nbps; i++)
         if (d->bps[i]->watch && d->bps[i]->enabled) watching = true;
     for (struct dbg_mod *x = d->mods; x; x = x->next) {
-        const struct emu_program *p = x->m->prog;
+        const struct emu_program *p = x->m->dprog;
         for (uint32_t pc = 0; pc < p->ncode; pc++) {
             uint8_t a = p->code[pc].skind == EMU_SK_BAR ? EMU_DBG_AT_ALONE : 0;
             const struct ptx_instr *pi = p->locs[pc].ir;
@@ -453,10 +453,10 @@ void loom_debug_module_loaded(struct loom_debug *d, struct loom_module *m)
     struct dbg_mod *x = calloc(1, sizeof *x);
     if (!x) return;
     x->m = m;
-    const struct emu_program *p = m->prog;
+    const struct emu_program *p = m->dprog;
     x->at = calloc(p->ncode ? p->ncode : 1, 1);
     x->code = malloc((p->ncode ? p->ncode : 1) * sizeof *x->code);
-    if (!x->at || !x->code || !emu_program_steps(m->prog)) {
+    if (!x->at || !x->code || !emu_program_steps(m->dprog)) {
         free(x->at);
         free(x->code);
         free(x);
@@ -1687,6 +1687,9 @@ static void run_grid(struct sched_grid *g)
 void loom_debug_launch_made(struct loom_debug *d, struct sched_grid *g)
 {
     if (!attached(d, g)) return;
+    const struct loom_module *m = g->k->mod;     /* the plain decode of the module (debug_int.h) */
+    g->L.prog = m->dprog;
+    g->L.entry = &m->dprog->funcs[g->k->fn - m->prog->funcs];
     g->run_alone = run_grid;
     g->run_alone_ctx = d;
     g->L.dbg = &d->emu;

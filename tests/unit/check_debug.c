@@ -781,6 +781,26 @@ START_TEST(test_printf_at_stops)
 }
 END_TEST
 
+/* Attached to one kernel (by the function part of its demangled name): launches of the
+ * others run as on any device (their usual decode) and never stop. */
+START_TEST(test_attach_one)
+{
+    struct loom_debug_config cfg = { .kernel = "smem", .stop_at_entry = true };
+    struct script sc = { 0 };
+    struct run r;
+    open_run(&r, &sc, &cfg, NULL);
+    set_break(&r, "core.cu", 16, NULL);          /* in fill, which is not attached */
+    launch(&r, "_Z4fillPii", 2, 64, 100);
+    ck_assert_int_eq(r.st, LOOM_OK);
+    check_fill(&r, 100);
+    ck_assert_str_eq(sc.log, "");
+    launch(&r, "_Z4smemPi", 1, 64, 0);
+    ck_assert_int_eq(r.st, LOOM_OK);
+    ck_assert_str_eq(sc.log, "entry cu=20 b=(0,0,0) t=(0,0,0) w=0 l=0\n");
+    close_run(&r);
+}
+END_TEST
+
 Suite *debug_suite(void);
 Suite *debug_suite(void)
 {
@@ -807,6 +827,7 @@ Suite *debug_suite(void)
     tcase_add_test(tc, test_break_while_running);
     tcase_add_test(tc, test_assert_and_brkpt);
     tcase_add_test(tc, test_printf_at_stops);
+    tcase_add_test(tc, test_attach_one);
     suite_add_tcase(s, tc);
     return s;
 }
