@@ -1014,6 +1014,20 @@ static bool is_focus(const struct loom_debug *d, const struct emu_warp *w, const
     return w->id == warp && same3(block, w->cta->ctaid);
 }
 
+/* The search for where to go back to is over (it reached the position going back began
+ * at, or the launch's end): run again, to what it found, or to the start. */
+static void search_done(struct loom_debug *d)
+{
+    d->mode = RUN_TARGET;
+    d->target_pos = d->found ? d->found_pos : 0;
+    d->target_reason = !d->found                               ? LOOM_STOP_START
+                       : d->rev == LOOM_DEBUG_REVERSE_CONTINUE ? (d->target_pos & 1 ? LOOM_STOP_WATCH
+                                                                                    : LOOM_STOP_BREAKPOINT)
+                                                               : LOOM_STOP_STEP;
+    d->target_bp = d->found_bp;
+    d->restart = true;
+}
+
 /* Whether the debugged dispatch must call dbg_issue at every issue now. */
 static bool every_now(struct loom_debug *d)
 {
@@ -1061,6 +1075,21 @@ bool loom_debug_can_reverse(struct loom_debug *d, char *err, size_t errlen) { re
 
 void loom_debug_set_going_back(struct loom_debug *d, bool on) { d->no_going_back = !on; }
 
+/* Going back from position `from`: the launch runs again from its start, searching. */
+static void go_back(struct loom_debug *d, enum loom_debug_action a, uint64_t from)
+{
+    d->rev = a;
+    d->rev_from = from;
+    memcpy(d->rblock, d->fblock, sizeof d->rblock);
+    d->rwarp = linear_thread(d->L, d->fthread) / EMU_WARP_SIZE;
+    d->mode = RUN_SEARCH;
+    d->found = false;
+    d->found_bp = 0;
+    d->rs_seen = false;
+    d->restart = true;
+    atomic_store(&d->emu.every, true);
+}
+
 /* After the front end answered: how the launch goes on. w may be NULL (a fault stop, the
  * CTA is over anyway). */
 static int apply(struct loom_debug *d, enum loom_debug_action a, struct emu_warp *w, uint32_t pc)
@@ -1074,16 +1103,7 @@ static int apply(struct loom_debug *d, enum loom_debug_action a, struct emu_warp
         break;
     case LOOM_DEBUG_REVERSE_STEPI: case LOOM_DEBUG_REVERSE_STEP: case LOOM_DEBUG_REVERSE_CONTINUE:
         if (!can_reverse(d, NULL, 0)) break;
-        d->rev = a;
-        d->rev_from = d->stop_pos;
-        memcpy(d->rblock, d->fblock, sizeof d->rblock);
-        d->rwarp = linear_thread(d->L, d->fthread) / EMU_WARP_SIZE;
-        d->mode = RUN_SEARCH;
-        d->found = false;
-        d->found_bp = 0;
-        d->rs_seen = false;
-        d->restart = true;
-        atomic_store(&d->emu.every, true);
+        go_back(d, a, d->stop_pos);
         return w ? abort_cta(w, pc, "going back") : EMU_STOP_FAULT;
     case LOOM_DEBUG_DETACH:
         d->detached = true;
@@ -1324,16 +1344,8 @@ static int dbg_issue(struct emu_dbg *e, struct emu_warp *w, uint32_t pc, emu_mas
     }
     if (d->detached || !d->L) return EMU_CONTINUE;
     if (d->mode == RUN_SEARCH) {
-        if (pos >= d->rev_from) {
-            /* searched up to where going back began: run again, to what was found */
-            d->mode = RUN_TARGET;
-            d->target_pos = d->found ? d->found_pos : 0;
-            d->target_reason = !d->found                                  ? LOOM_STOP_START
-                               : d->rev == LOOM_DEBUG_REVERSE_CONTINUE
-                                   ? (d->target_pos & 1 ? LOOM_STOP_WATCH : LOOM_STOP_BREAKPOINT)
-                                   : LOOM_STOP_STEP;
-            d->target_bp = d->found_bp;
-            d->restart = true;
+        if (pos >= d->rev_from) {                /* searched up to where going back began */
+            search_done(d);
             return abort_cta(w, pc, "going back");
         }
         pthread_mutex_lock(&d->lock);
@@ -1605,6 +1617,32 @@ static void run_pass(struct loom_debug *d, struct sched_grid *g, unsigned max_re
     }
 }
 
+/* The launch is over (stop_at_exit): the front end may go back from its end. */
+static void exit_stop(struct loom_debug *d, struct sched_grid *g, const struct emu_fault *f)
+{
+    show_output(d);
+    memset(&d->stop, 0, sizeof d->stop);
+    d->stop.reason = LOOM_STOP_EXIT;
+    d->stop.kernel = g->L.entry->ir->name;
+    d->stop.launch = g->L.gridid;
+    d->stop.fault = f ? (enum loom_status)f->status : LOOM_OK;
+    snprintf(d->fault_text, sizeof d->fault_text, "%s", f ? f->msg : "");
+    d->stop.fault_report = f ? d->fault_text : NULL;
+    d->stop.tick = d->emu.tick;
+    d->stop_pos = 2 * d->emu.tick;
+    enum loom_debug_action a;
+    do {
+        d->in_stop = true;
+        a = d->cfg.on_stop(d, &d->stop, d->cfg.ctx);
+        d->in_stop = false;
+    } while ((a == LOOM_DEBUG_REVERSE_STEPI || a == LOOM_DEBUG_REVERSE_STEP || a == LOOM_DEBUG_REVERSE_CONTINUE) &&
+             !can_reverse(d, NULL, 0));
+    if (a == LOOM_DEBUG_REVERSE_STEPI || a == LOOM_DEBUG_REVERSE_STEP || a == LOOM_DEBUG_REVERSE_CONTINUE)
+        go_back(d, a, d->stop_pos);
+    else if (a == LOOM_DEBUG_DETACH)
+        d->detached = true;
+}
+
 static void run_grid(struct sched_grid *g)
 {
     struct loom_debug *d = g->run_alone_ctx;
@@ -1643,6 +1681,9 @@ static void run_grid(struct sched_grid *g)
             faulted = true;
             break;
         }
+        if (!d->restart && d->mode == RUN_SEARCH) search_done(d);   /* (going back from the end) */
+        if (!d->restart && d->mode == RUN_NORMAL && d->cfg.stop_at_exit && !d->detached)
+            exit_stop(d, g, faulted ? &f : NULL);
         if (!d->restart) break;
         d->restart = false;                     /* going back: the launch again from its start */
         snap_restore(d);
@@ -1666,18 +1707,6 @@ static void run_grid(struct sched_grid *g)
     d->step = LOOM_DEBUG_CONTINUE;
     d->mode = RUN_NORMAL;
     atomic_store(&d->emu.every, false);
-    if (d->cfg.stop_at_exit && !d->detached && !d->kill) {
-        memset(&d->stop, 0, sizeof d->stop);
-        d->stop.reason = LOOM_STOP_EXIT;
-        d->stop.kernel = g->L.entry->ir->name;
-        d->stop.launch = g->L.gridid;
-        d->stop.fault = faulted ? (enum loom_status)f.status : LOOM_OK;
-        d->stop.fault_report = faulted ? f.msg : NULL;
-        d->in_stop = true;
-        enum loom_debug_action a = d->cfg.on_stop(d, &d->stop, d->cfg.ctx);
-        d->in_stop = false;
-        if (a == LOOM_DEBUG_DETACH) d->detached = true;
-    }
     d->kill = false;
     d->g = NULL;
     d->L = NULL;
