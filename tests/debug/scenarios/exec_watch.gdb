@@ -1,0 +1,6 @@
+# loom exec streams
+break twice
+run
+watch global %rd2 + 20
+continue
+continue
