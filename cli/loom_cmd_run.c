@@ -1032,8 +1032,10 @@ static int run_one(struct run_opts *o, const char *simt, unsigned nth, FILE *jso
     }
     int rc = RUN_USAGE_ERROR;
     struct loom_module *mod = NULL;
-    /* Ctrl-C during the kernel stops it with a report of where every warp is. */
-    loom_device_catch_sigint(dev);
+    /* Ctrl-C during the kernel stops it with a report of where every warp is (under the
+     * debugger's prompt it pauses the kernel instead: debug/prompt.c) */
+    if (!run_debugger)
+        loom_device_catch_sigint(dev);
     void **params = NULL;
     FILE *probe = fopen(o->file, "rb");
     if (!probe) {

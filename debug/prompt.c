@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -715,11 +716,31 @@ enum loom_status loom_debug_prompt_create(const struct loom_debug_prompt_config 
     return LOOM_OK;
 }
 
+/* Ctrl-C at a terminal pauses the running kernel (a PAUSE stop); at the prompt it does nothing. */
+static struct prompt *volatile sigint_prompt;
+static struct sigaction sigint_old;
+
+static void on_sigint(int sig)
+{
+    struct prompt *p = sigint_prompt;
+    if (p && p->phase == PROMPT_RUNNING)
+        loom_debug_pause(p->d);
+}
+
 bool loom_debug_prompt_begin(struct loom_debug *d)
 {
     struct prompt *p = prompt_of(d);
     if (!p)
         return false;
+    if (p->tty && !sigint_prompt) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_sigint;
+        sa.sa_flags = SA_RESTART;
+        sigemptyset(&sa.sa_mask);
+        sigint_prompt = p;
+        sigaction(SIGINT, &sa, &sigint_old);
+    }
     p->phase = PROMPT_BEFORE;
     enum prompt_result r = serve(p);
     if (r == PROMPT_QUIT)
@@ -740,6 +761,10 @@ void loom_debug_prompt_end(struct loom_debug *d, int exit_status)
         else
             prompt_printf(p, "[Program exited with code %d]\n", exit_status);
         serve(p);
+    }
+    if (sigint_prompt == p) {
+        sigaction(SIGINT, &sigint_old, NULL);
+        sigint_prompt = NULL;
     }
     prompt_free(p);
 }

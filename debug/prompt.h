@@ -42,7 +42,7 @@ struct prompt {
     unsigned nex, ex_next;
     FILE *batch;
     bool batch_mode;             /* --batch: the session ends when its commands are spent */
-    enum prompt_phase phase;
+    volatile enum prompt_phase phase;  /* (read by the SIGINT handler) */
     const struct loom_debug_stop *stop;  /* inside on_stop */
     enum loom_debug_action action;       /* what a PROMPT_RESUME command asked for */
     bool quitting;               /* quit or kill: every later stop ends its launch */
