@@ -61,6 +61,8 @@ static const struct command commands[] = {
      "reverse-continue stops at the write before."},
     {"run", "r", prompt_cmd_run, false, "run", "start the program",
      "Leaves the prompt and runs the program; stops come back to it."},
+    {"start", "", prompt_cmd_start, false, "start", "start the program, stopping before its first kernel's first instruction",
+     "As run, with a stop when the first debugged launch begins."},
     {"continue", "c cont fg", prompt_cmd_continue, true, "continue [N]",
      "run until a breakpoint, watchpoint or fault",
      "With N, the breakpoint the kernel stands at is passed N-1 more times."},
@@ -590,7 +592,9 @@ static enum loom_debug_action on_stop(struct loom_debug *d, const struct loom_de
         p->entry_launch = stop->launch;
         prompt_check_pending(p);
     }
-    if (stop->reason == LOOM_DEBUG_ENTRY) {   /* (asked for internally, to check breakpoints) */
+    if (stop->reason == LOOM_DEBUG_ENTRY && p->start) {
+        p->start = false;
+    } else if (stop->reason == LOOM_DEBUG_ENTRY) {   /* (asked for internally, to check breakpoints) */
         p->stop = NULL;
         p->phase = PROMPT_RUNNING;
         return LOOM_DEBUG_CONTINUE;

@@ -48,6 +48,7 @@ struct prompt {
     bool quitting;               /* quit or kill: every later stop ends its launch */
     bool killed;                 /* kill: every later stop ends its launch, the session goes on */
     bool detached;
+    bool start;                  /* start: show the first launch's entry */
     unsigned repeat;             /* steps still to take silently (step N) */
     bool insn_level;             /* the last move was one instruction (stepi): show the PTX line */
     char last[512];              /* the last command read from the user, for an empty line */
@@ -101,6 +102,7 @@ enum prompt_result prompt_cmd_disable(struct prompt *p, const char *args, const 
 enum prompt_result prompt_cmd_enable(struct prompt *p, const char *args, const char *fmt);
 enum prompt_result prompt_cmd_watch(struct prompt *p, const char *args, const char *fmt);
 enum prompt_result prompt_cmd_run(struct prompt *p, const char *args, const char *fmt);
+enum prompt_result prompt_cmd_start(struct prompt *p, const char *args, const char *fmt);
 enum prompt_result prompt_cmd_continue(struct prompt *p, const char *args, const char *fmt);
 enum prompt_result prompt_cmd_step(struct prompt *p, const char *args, const char *fmt);
 enum prompt_result prompt_cmd_stepi(struct prompt *p, const char *args, const char *fmt);

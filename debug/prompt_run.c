@@ -461,6 +461,14 @@ enum prompt_result prompt_cmd_run(struct prompt *p, const char *args, const char
     return PROMPT_STAY;
 }
 
+enum prompt_result prompt_cmd_start(struct prompt *p, const char *args, const char *fmt)
+{
+    enum prompt_result r = prompt_cmd_run(p, args, fmt);
+    if (r == PROMPT_RESUME)
+        p->start = true;
+    return r;
+}
+
 enum prompt_result prompt_cmd_continue(struct prompt *p, const char *args, const char *fmt)
 {
     if (!prompt_need_stop(p) || !no_args(p, args, "continue"))
