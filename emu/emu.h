@@ -257,6 +257,8 @@ struct emu_steps;
 struct emu_race;
 struct emu_check;
 struct emu_async;
+struct emu_obs;
+struct emu_dbg;
 
 struct emu_cta {
     const struct emu_launch *launch;
@@ -319,6 +321,8 @@ struct emu_launch {
     bool initcheck, racecheck;           /* deeper checks (emu_check.h); both imply check */
     struct emu_check *checker;           /* initcheck shadow of the device's allocations */
     const struct emu_simt_cfg *simt;     /* the SIMT policy (emu/simt/emu_simt.h); NULL = PDOM */
+    struct emu_dbg *dbg;                 /* the debugger's hook (emu_dbg.h), or NULL: every
+                                            instruction runs one at a time, debugged */
     struct emu_obs *obs;                 /* the counters observer (emu_obs.h), or NULL: every
                                             instruction runs one at a time, observed */
 };
@@ -342,6 +346,9 @@ struct emu_func {
     uint32_t nparam_rows;
     uint32_t nfolded;                   /* instructions folded away at decode (emu_decode.c) */
     uint8_t host_uses;                  /* EMU_USES_*: host services it or its callees may call */
+    uint16_t *reg_row;                  /* [ir->nregs]: each PTX register's row in the file its type
+                                           implies (pred, r64 for 64-bit types, else r32); the
+                                           debugger reads registers by name through it */
 };
 
 /* The device services a function may reach (emu_func.host_uses): CUDA lets the printf
@@ -467,6 +474,10 @@ int emu_host_vprintf(struct emu_host *h, const char *fmt, const uint8_t *args, u
                      const char **out_err);
 /* Writes and empties the FIFO (at synchronisation points). Thread-safe. */
 void emu_host_flush(struct emu_host *h);
+/* The printf FIFO's length now, and cutting it back to such a length (the debugger's
+ * re-runs of a launch drop the output of the run they replace). */
+uint64_t emu_host_fifo_mark(struct emu_host *h);
+void emu_host_fifo_cut(struct emu_host *h, uint64_t mark);
 /* In-kernel malloc/free on a device heap of heap_bytes (cudaLimitMallocHeapSize):
  * returns 0 when exhausted; free of 0 is a no-op; free of a pointer that is not
  * a live heap block returns -1. Thread-safe. */

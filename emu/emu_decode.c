@@ -1057,6 +1057,12 @@ static bool mark_runs(struct emu_program *p)
 struct emu_program *emu_program_build(const struct ptx_module *m, const struct emu_symbols *syms,
                                       struct ptx_diags *diags)
 {
+    return emu_program_build_plain(m, syms, diags, false);
+}
+
+struct emu_program *emu_program_build_plain(const struct ptx_module *m, const struct emu_symbols *syms,
+                                            struct ptx_diags *diags, bool plain)
+{
     struct emu_program *p = calloc(1, sizeof *p);
     struct emu_build *b = calloc(1, sizeof *b);
     uint16_t **rows = calloc(m->nfuncs + 1, sizeof *rows);
@@ -1081,7 +1087,7 @@ struct emu_program *emu_program_build(const struct ptx_module *m, const struct e
         ptx_diag_add(diags, PTX_SEV_ERROR, m->path ? m->path : "<ptx>", 1, 1, "module uses too many registers");
         ok = false;
     }
-    bool fold = fold_enabled();
+    bool fold = !plain && fold_enabled();
     dc->fuse = fold;
     b->uniform = env_on("LOOM_UNIFORM");
     for (uint32_t f = 0; ok && f < m->nfuncs; f++) {
@@ -1096,7 +1102,10 @@ struct emu_program *emu_program_build(const struct ptx_module *m, const struct e
     p->const32 = dc->const32; p->const64 = dc->const64;
     p->code = dc->code; p->locs = dc->locs; p->ncode = dc->ncode;
     p->sreg_used = dc->sreg_used_all;
-    for (uint32_t f = 0; f < m->nfuncs; f++) free(rows[f]);
+    for (uint32_t f = 0; f < m->nfuncs; f++) {
+        if (p->funcs) p->funcs[f].reg_row = rows[f];   /* (the debugger's register names) */
+        else free(rows[f]);
+    }
     free(rows);
     free(dc->c32); free(dc->c64);
     emu_codegen_free(dc->codegen);
@@ -1131,7 +1140,10 @@ void emu_program_free(struct emu_program *p)
     if (!p) return;
     for (uint32_t pc = 0; pc < p->ncode; pc++)
         if (p->code[pc].aux_owned) free((void *)p->code[pc].aux);
-    for (uint32_t f = 0; p->funcs && f < p->nfuncs; f++) free(p->funcs[f].param_rows);
+    for (uint32_t f = 0; p->funcs && f < p->nfuncs; f++) {
+        free(p->funcs[f].param_rows);
+        free(p->funcs[f].reg_row);
+    }
     free(p->code); free(p->locs); free(p->funcs);
     free(p->steps); free(p->prio);                /* (the thread engine's, emu/simt/steps.c) */
     free(p->const32); free(p->const64); free(p->sreg_used);

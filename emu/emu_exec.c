@@ -11,6 +11,7 @@
 #include "emu/emu_check.h"
 #include "emu/emu_exec.h"
 #include "emu/emu_lanes.h"
+#include "emu/emu_dbg.h"
 #include "emu/emu_obs.h"
 #include "include/loom/loom.h"
 #include "ptx/ptx_demangle.h"
@@ -261,7 +262,8 @@ static uint64_t cta_inst(const struct emu_cta *cta)
  * is the warp that stopped last, and *spent the instructions all of them ran. */
 static inline __attribute__((always_inline)) int warp_run_t(struct emu_cta *cta, uint32_t *pi,
                                                             const struct emu_inst *code, uint64_t slice,
-                                                            uint64_t cta_budget, uint64_t *spent, const bool obs)
+                                                            uint64_t cta_budget, uint64_t *spent, const bool obs,
+                                                            const bool dbg)
 {
     uint32_t i = *pi;
     struct emu_warp *w = &cta->warps[i];
@@ -311,7 +313,14 @@ load:
             w->n_inst++;
             budget--;
             w->pc = ++pc;
-            if (obs) {                           /* observed: every instruction alone (see below) */
+            if (dbg) {                           /* debugged: every instruction alone (emu_dbg.h) */
+                w->chain_left = 0;
+                if ((rc = emu_dbg_issue(w, pc - 1, active, m)) == EMU_CONTINUE) {
+                    rc = m ? in->fn(w, in, m) : EMU_CONTINUE;
+                    if (rc != EMU_STOP_FAULT) rc = emu_dbg_after(w, pc - 1, rc);
+                    else w->cta->launch->dbg->after = false;
+                }
+            } else if (obs) {                    /* observed: every instruction alone (see below) */
                 emu_obs_issue(w, pc - 1, active, m);
                 uint64_t n1 = w->n_inst, d1 = w->n_diverge;
                 w->chain_left = 0;
@@ -334,7 +343,7 @@ load:
             active = cta->cur_active;
             lanes = lanes_of(active);
         }
-        if (!obs) budget = w->chain_left;
+        if (!obs && !dbg) budget = w->chain_left;
         if (rc != EMU_CONTINUE) {
             if (rc == EMU_STOP_FAULT && cta->fault) w->pc = cta->fault->pc + 1;
             goto stop;
@@ -402,12 +411,17 @@ out:
 static __attribute__((noinline)) int warp_run(struct emu_cta *cta, uint32_t *pi, const struct emu_inst *code,
                                               uint64_t slice, uint64_t cta_budget, uint64_t *spent)
 {
-    return warp_run_t(cta, pi, code, slice, cta_budget, spent, false);
+    return warp_run_t(cta, pi, code, slice, cta_budget, spent, false, false);
 }
 static __attribute__((noinline)) int warp_run_obs(struct emu_cta *cta, uint32_t *pi, const struct emu_inst *code,
                                                   uint64_t slice, uint64_t cta_budget, uint64_t *spent)
 {
-    return warp_run_t(cta, pi, code, slice, cta_budget, spent, true);
+    return warp_run_t(cta, pi, code, slice, cta_budget, spent, true, false);
+}
+static __attribute__((noinline)) int warp_run_dbg(struct emu_cta *cta, uint32_t *pi, const struct emu_inst *code,
+                                                  uint64_t slice, uint64_t cta_budget, uint64_t *spent)
+{
+    return warp_run_t(cta, pi, code, slice, cta_budget, spent, false, true);
 }
 
 /* ---- CTAs -------------------------------------------------------------------------- */
@@ -491,6 +505,7 @@ struct emu_cta *emu_cta_create(const struct emu_launch *L)
         warp_fill_sregs(w);
     }
     if (L->simt && !(cta->steps = emu_steps_create(cta))) { emu_cta_destroy(cta); return NULL; }
+    if (L->dbg && !emu_program_steps((struct emu_program *)p)) { emu_cta_destroy(cta); return NULL; }
     if (L->obs && (!emu_program_steps((struct emu_program *)p) || !(cta->obs_pc = emu_obs_attach(L->obs)))) {
         emu_cta_destroy(cta);
         return NULL;
@@ -642,7 +657,7 @@ enum emu_cta_state emu_cta_run(struct emu_cta *cta, uint64_t budget)
 {
     if (cta->steps) return (enum emu_cta_state)emu_steps_run(cta, budget);   /* a policy other than PDOM */
     const struct emu_launch *L = cta->launch;
-    const struct emu_inst *code = L->obs ? L->prog->steps : L->prog->code;
+    const struct emu_inst *code = L->obs || L->dbg ? L->prog->steps : L->prog->code;
     const uint64_t slice = EMU_SLICE;
     for (;;) {
         bool ran = false, all_done = true;
@@ -654,8 +669,9 @@ enum emu_cta_state emu_cta_run(struct emu_cta *cta, uint64_t budget)
             w->wait.kind = EMU_WAIT_NONE;
             uint64_t spent;
             /* Goes on to later warps; barrier stops and exits are dealt with there. */
-            int rc = L->obs ? warp_run_obs(cta, &i, code, slice, budget, &spent)
-                            : warp_run(cta, &i, code, slice, budget, &spent);
+            int rc = L->dbg   ? warp_run_dbg(cta, &i, code, slice, budget, &spent)
+                     : L->obs ? warp_run_obs(cta, &i, code, slice, budget, &spent)
+                              : warp_run(cta, &i, code, slice, budget, &spent);
             ran = true;
             budget = budget > spent ? budget - spent : 0;
             if (rc == EMU_STOP_FAULT) return EMU_CTA_FAULT;

@@ -554,6 +554,21 @@ void emu_host_flush(struct emu_host *h)
     pthread_mutex_unlock(&h->fifo_lock);
 }
 
+uint64_t emu_host_fifo_mark(struct emu_host *h)
+{
+    pthread_mutex_lock(&h->fifo_lock);
+    uint64_t n = h->fifo_len;
+    pthread_mutex_unlock(&h->fifo_lock);
+    return n;
+}
+
+void emu_host_fifo_cut(struct emu_host *h, uint64_t mark)
+{
+    pthread_mutex_lock(&h->fifo_lock);
+    if (mark < h->fifo_len) h->fifo_len = mark;
+    pthread_mutex_unlock(&h->fifo_lock);
+}
+
 /* ---- Device heap ------------------------------------------------------------------------
  * Segregated fit over one MEM_HEAP region: free blocks sit on power-of-two size classes
  * (first fit inside the class, else the head of the next non-empty class), freed blocks

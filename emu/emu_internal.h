@@ -97,6 +97,10 @@ const char *emu_simd_variant(void);
 /* Decodes a module. Returns NULL and appends diagnostics when something is unsupported. */
 struct emu_program *emu_program_build(const struct ptx_module *m, const struct emu_symbols *syms,
                                       struct ptx_diags *diags);
+/* The same; plain: no launch-constant folding and no fusion, so that every PTX instruction
+ * runs and every register keeps its own row (the debugger's modules). */
+struct emu_program *emu_program_build_plain(const struct ptx_module *m, const struct emu_symbols *syms,
+                                            struct ptx_diags *diags, bool plain);
 void emu_program_free(struct emu_program *p);
 /* Whether the interpreter runs every instruction of a checked and analysed module:
  * decodes it as a load would (any address for module-scope variables) and appends

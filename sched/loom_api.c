@@ -13,6 +13,7 @@
 
 #include "emu/emu_check.h"
 #include "emu/emu_obs.h"
+#include "sched/loom_debug_int.h"
 #include "ptx/ptx_demangle.h"
 #include "sched/sched.h"
 
@@ -285,6 +286,11 @@ enum loom_status loom_device_create(const struct loom_device_config *cfg, struct
         if (*end == 0 && v >= 0) d->cfg.watchdog_s = v;
         else fprintf(stderr, "loom: LOOM_WATCHDOG='%s' is not a number of seconds; ignored\n", wd);
     }
+    if (d->cfg.debugger) {               /* one worker, a fixed schedule (loom/debug.h) */
+        d->cfg.deterministic = true;
+        d->cfg.counters = false;
+        d->cfg.trace_warps = false;
+    }
     /* Co-residency: what the emulated GPU could hold at once, shared among the workers. */
     struct sched_config sc = {
         .workers = d->cfg.deterministic ? 1 : d->workers, .pin = pin, .stats = d->cfg.stats,
@@ -300,6 +306,11 @@ enum loom_status loom_device_create(const struct loom_device_config *cfg, struct
         pthread_mutex_destroy(&d->lock);
         free(d);
         return fail(LOOM_ERR_OUT_OF_MEMORY, "cannot start the worker pool");
+    }
+    if (d->cfg.debugger && !loom_debug_set_device(d->cfg.debugger, d)) {
+        d->cfg.debugger = NULL;
+        loom_device_destroy(d);
+        return fail(LOOM_ERR_INVALID_VALUE, "loom_device_create: the debugger already debugs another device");
     }
     *out_dev = d;
     return LOOM_OK;
@@ -365,6 +376,7 @@ void loom_device_destroy(struct loom_device *dev)
     atomic_compare_exchange_strong(&sigint_dev, &held, NULL);
     sched_destroy(dev->sched);
     while (dev->modules) loom_module_unload(dev->modules);
+    if (dev->cfg.debugger) loom_debug_set_device(dev->cfg.debugger, NULL);
     emu_host_flush(dev->host);
     if (dev->trace) {
         /* the program's output is out (flushed above); a trace that cannot be written says
@@ -593,14 +605,15 @@ enum loom_status loom_module_load_text(struct loom_device *dev, const char *text
     if (!m) { ptx_module_free(ir); ptx_diags_free(&dg); return fail(LOOM_ERR_OUT_OF_MEMORY, "out of host memory"); }
     m->dev = dev;
     m->ir = ir;
-    if (dev->cfg.counters && (m->text = malloc(len ? len : 1))) {   /* (lines of the per-line statistics) */
+    if ((dev->cfg.counters || dev->cfg.debugger) && (m->text = malloc(len ? len : 1))) {   /* (lines of the
+                                                            per-line statistics, the debugger's list) */
         memcpy(m->text, text, len);
         m->text_len = len;
     }
     enum loom_status st = alloc_globals(m);
     if (st == LOOM_OK) {
         struct emu_symbols syms = { .ctx = m, .global_addr = module_global_addr };
-        m->prog = emu_program_build(ir, &syms, &dg);
+        m->prog = emu_program_build_plain(ir, &syms, &dg, dev->cfg.debugger != NULL);
         if (!m->prog) {
             diags_to_error(&dg);
             st = LOOM_ERR_UNSUPPORTED;
@@ -616,6 +629,7 @@ enum loom_status loom_module_load_text(struct loom_device *dev, const char *text
         loom_module_unload(m);
         return st;
     }
+    if (dev->cfg.debugger) loom_debug_module_loaded(dev->cfg.debugger, m);
     *out_mod = m;
     return LOOM_OK;
 }
@@ -643,6 +657,7 @@ void loom_module_unload(struct loom_module *mod)
 {
     if (!mod) return;
     struct loom_device *dev = mod->dev;
+    if (dev->cfg.debugger) loom_debug_module_unloading(dev->cfg.debugger, mod);
     pthread_mutex_lock(&dev->lock);
     for (struct loom_module **p = &dev->modules; *p; p = &(*p)->next)
         if (*p == mod) { *p = mod->next; break; }
@@ -1264,6 +1279,8 @@ enum loom_status loom_launch(struct loom_device *dev, struct loom_kernel *k, con
         return fail(LOOM_ERR_OUT_OF_MEMORY, "out of host memory");
     }
     if (warps) g->L.obs->hooks = (struct emu_obs_hooks){ dev->trace, trace_warp_slice, trace_warp_event };
+    g->k = k;
+    if (dev->cfg.debugger) loom_debug_launch_made(dev->cfg.debugger, g);   /* (gridid set below) */
     pthread_mutex_lock(&dev->lock);
     g->L.gridid = ++dev->next_gridid;
     pthread_mutex_unlock(&dev->lock);

@@ -16,7 +16,7 @@
 
 /* ---- Lines ---------------------------------------------------------------------- */
 
-static bool module_lines(struct loom_module *m)
+bool sched_module_lines(struct loom_module *m)
 {
     if (m->line_off || !m->text) return m->line_off != NULL;
     uint32_t n = 1;
@@ -36,7 +36,7 @@ static bool module_lines(struct loom_module *m)
  * unknown); trimmed of the blanks around it when trim. */
 static char *line_text(struct loom_module *m, unsigned line, bool trim)
 {
-    if (!module_lines(m) || line == 0 || line > m->nlines) return strdup("");
+    if (!sched_module_lines(m) || line == 0 || line > m->nlines) return strdup("");
     const char *a = m->text + m->line_off[line - 1], *b = m->text + m->line_off[line] - 1;
     if (b > m->text + m->text_len) b = m->text + m->text_len;
     while (trim && a < b && (*a == ' ' || *a == '\t')) a++;

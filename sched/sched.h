@@ -81,6 +81,11 @@ struct sched_grid {
     atomic_flag simt_busy;          /* guards simt (statistics on) */
     struct emu_simt_stats simt;
     const char *trace_name;         /* the kernel's short name, interned in the trace (tracing on) */
+    /* A debugged launch (sched/loom_debug.c): the worker that starts it runs every CTA
+     * itself through this call, as a copy is run, instead of handing CTAs out; it
+     * records a fault with sched_grid_fault. NULL: the usual way. */
+    void (*run_alone)(struct sched_grid *g);
+    void *run_alone_ctx;
 };
 
 /* Which CTA a worker runs next: the plug-in point for concurrent-kernel policies.
@@ -185,6 +190,8 @@ void sched_event_unref_locked(struct loom_event *e);
 void sched_wait_idle(struct sched *s);
 /* True on a worker while it runs a host function (SCHED_OP_HOST). */
 bool sched_in_host_func(void);
+/* A debugged launch's fault (run_alone): the first is kept, the grid stops. */
+void sched_grid_fault(struct sched_grid *g, const struct emu_fault *f);
 /* Erases the progress line (under s->lock, with s->progress_shown). */
 void sched_progress_erase(struct sched *s);
 /* Records msg as the calling thread's last API error and returns s (loom_api.c). */
@@ -223,6 +230,10 @@ struct loom_module {
     uint32_t *line_off;             /* offsets of its lines (built on first use), nlines + 1 */
     uint32_t nlines;
 };
+
+/* The offsets of m's lines (line_off, nlines), made on first use; false when m keeps no
+ * text or memory ran out (loom_stats.c). */
+bool sched_module_lines(struct loom_module *m);
 
 struct sched_stats_entry {
     char *kernel;

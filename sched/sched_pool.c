@@ -99,7 +99,13 @@ static bool promote_locked(struct sched *s, struct sched_op **out_op)
         for (struct loom_stream *st = s->streams; st; st = st->next) {
             struct sched_op *op = st->head;
             if (!op || op->state != SCHED_PENDING || !op_ready(s, op)) continue;
-            if (op->kind == SCHED_OP_KERNEL) {
+            if (op->kind == SCHED_OP_KERNEL && op->grid->run_alone) {
+                if (!out_op || *out_op) continue;        /* (a worker runs it: exec_simple) */
+                op->state = SCHED_RUNNING;
+                op->grid->t_start = sched_now();
+                *out_op = op;
+                any = true;
+            } else if (op->kind == SCHED_OP_KERNEL) {
                 struct sched_grid *g = op->grid;
                 op->state = SCHED_RUNNING;
                 g->t_start = sched_now();
@@ -186,6 +192,7 @@ static void exec_simple(struct sched *s, struct sched_wslot *ws, struct sched_op
     switch (op->kind) {
     case SCHED_OP_COPY: memmove(op->dst, op->src, op->n); break;
     case SCHED_OP_SET: memset(op->dst, op->value, op->n); break;
+    case SCHED_OP_KERNEL: op->grid->run_alone(op->grid); break;   /* a debugged launch */
     case SCHED_OP_HOST:
         if (s->host) emu_host_flush(s->host);   /* output so far appears before the callback's */
         in_host_func = true;
@@ -307,6 +314,13 @@ static void record_fault(struct sched *s, struct sched_grid *g, const struct emu
         return;
     }
     stop_grid(s, g);
+}
+
+void sched_grid_fault(struct sched_grid *g, const struct emu_fault *f)
+{
+    int expected = 0;
+    if (atomic_compare_exchange_strong(&g->fault_set, &expected, 1)) g->fault = *f;
+    atomic_store(&g->faulted, 1);
 }
 
 /* Adds the tally to its grid: counters first, then the done count that may complete it. */
@@ -704,6 +718,12 @@ static void worker_loop(struct worker *wk)
             pthread_mutex_unlock(&s->lock);
             exec_simple(s, wk->slot, op);
             pthread_mutex_lock(&s->lock);
+            if (op->kind == SCHED_OP_KERNEL) {            /* a debugged launch is over */
+                struct sched_grid *dg = op->grid;
+                dg->finished = true;
+                dg->seconds = sched_now() - dg->t_start;
+                if (dg->on_done) dg->on_done(dg);
+            }
             op_finish_locked(s, op);
             pthread_mutex_unlock(&s->lock);
             continue;

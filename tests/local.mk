@@ -106,6 +106,9 @@ EXTRA_DIST += tests/occupancy/run.sh tests/occupancy/ptxas.sh tests/occupancy/h1
 # observe/trace.c: the Chrome trace recorder (unit suite trace), and --trace under loom run and
 # loom exec validated by tests/observe/check_trace.py
 tests_unit_check_loom_SOURCES += tests/unit/check_trace.c
+# sched/loom_debug.c: the debugger's core (breakpoints, steps, watchpoints, faults, going back)
+tests_unit_check_loom_SOURCES += tests/unit/check_debug.c
+EXTRA_DIST += tests/unit/debug
 TESTS += tests/observe/trace.sh
 # observe/report.c: the HTML lab report of a hand-written stats JSON (two SIMT policies), drawn
 # by headless Chromium (skipped without it): the views' elements and numbers, no network

@@ -14,6 +14,7 @@
 
 #include "emu/emu_check.h"
 #include "emu/emu_lanes.h"
+#include "emu/emu_dbg.h"
 #include "emu/emu_obs.h"
 #include "emu/simt/steps.h"
 #include "include/loom/loom.h"
@@ -426,7 +427,15 @@ static int run_group(struct emu_steps *s, struct emu_warp *w, struct steps_warp 
     setup(s, w, pc, g);
     uint64_t n1 = w->n_inst, d1 = s->st.diverge;
     int rc = EMU_CONTINUE;
+    if (w->cta->launch->dbg && (rc = emu_dbg_issue(w, pc, g, m)) != EMU_CONTINUE) {   /* (emu_dbg.h) */
+        if (w->cta->fault) w->pc = w->cta->fault->pc + 1;
+        return rc;
+    }
     if (m || in->flow) rc = m ? in->fn(w, in, m) : EMU_CONTINUE;
+    if (w->cta->launch->dbg) {
+        if (rc != EMU_STOP_FAULT) rc = emu_dbg_after(w, pc, rc);
+        else w->cta->launch->dbg->after = false;
+    }
     if (rc == EMU_STOP_FAULT) {
         if (w->cta->fault) w->pc = w->cta->fault->pc + 1;
         return rc;

@@ -49,16 +49,16 @@ struct loom_debug;
 
 /* Why a launch stopped. */
 enum loom_debug_reason {
-    LOOM_DEBUG_ENTRY,        /* a debugged launch begins (loom_debug_config.stop_at_entry), before any issue */
-    LOOM_DEBUG_BREAKPOINT,   /* the focused warp is about to issue a breakpoint's instruction */
-    LOOM_DEBUG_STEP,         /* a step, next, finish, until or reverse step ended */
-    LOOM_DEBUG_WATCH,        /* a lane wrote a watched address (stopped after the write) */
-    LOOM_DEBUG_BARRIER,      /* the focused warp is about to issue a barrier (LOOM_DEBUG_TO_BARRIER) */
-    LOOM_DEBUG_FAULT,        /* a fault (memcheck, racecheck, trap, assert, deadlock ...): the faulting
+    LOOM_STOP_ENTRY,        /* a debugged launch begins (loom_debug_config.stop_at_entry), before any issue */
+    LOOM_STOP_BREAKPOINT,   /* the focused warp is about to issue a breakpoint's instruction */
+    LOOM_STOP_STEP,          /* a step, next, finish, until or reverse step ended */
+    LOOM_STOP_WATCH,        /* a lane wrote a watched address (stopped after the write) */
+    LOOM_STOP_BARRIER,      /* the focused warp is about to issue a barrier (LOOM_DEBUG_TO_BARRIER) */
+    LOOM_STOP_FAULT,        /* a fault (memcheck, racecheck, trap, assert, deadlock ...): the faulting
                               * instruction, with the state as it was when the fault was found */
-    LOOM_DEBUG_PAUSE,        /* loom_debug_pause was called */
-    LOOM_DEBUG_START,        /* going back reached the launch's first instruction */
-    LOOM_DEBUG_EXIT,         /* the launch is over (only when stop_at_exit); nothing of it runs now */
+    LOOM_STOP_PAUSE,        /* loom_debug_pause was called */
+    LOOM_STOP_START,        /* going back reached the launch's first instruction */
+    LOOM_STOP_EXIT,         /* the launch is over (only when stop_at_exit); nothing of it runs now */
 };
 const char *loom_debug_reason_name(enum loom_debug_reason r);
 
@@ -159,6 +159,9 @@ bool loom_debug_delete(struct loom_debug *d, int n);          /* false: no break
 bool loom_debug_enable(struct loom_debug *d, int n, bool on);
 void loom_debug_delete_all(struct loom_debug *d);
 
+enum loom_debug_space { LOOM_SPACE_GLOBAL, LOOM_SPACE_SHARED, LOOM_SPACE_LOCAL, LOOM_SPACE_PARAM,
+                        LOOM_SPACE_CONST };
+
 struct loom_debug_bp_info {
     int number;
     struct loom_debug_bp bp;     /* as set (strings owned by d) */
@@ -166,6 +169,10 @@ struct loom_debug_bp_info {
     unsigned places;             /* instructions it stops at, in every loaded module */
     unsigned hits;               /* times it stopped */
     struct loom_debug_where where; /* its first place (pc, lines); pending: zeros */
+    bool is_watch;               /* a watchpoint (loom_debug_watch): */
+    enum loom_debug_space watch_space;
+    uint64_t watch_addr;
+    unsigned watch_size;
 };
 /* The breakpoints in number order: fills at most max, returns how many there are. */
 unsigned loom_debug_breakpoints(struct loom_debug *d, struct loom_debug_bp_info *out, unsigned max);
@@ -175,9 +182,6 @@ unsigned loom_debug_breakpoints(struct loom_debug *d, struct loom_debug_bp_info 
 unsigned loom_debug_line_with_code(struct loom_debug *d, const char *file, unsigned line);
 
 /* ---- Watchpoints -------------------------------------------------------------------- */
-
-enum loom_debug_space { LOOM_SPACE_GLOBAL, LOOM_SPACE_SHARED, LOOM_SPACE_LOCAL, LOOM_SPACE_PARAM,
-                        LOOM_SPACE_CONST };
 
 /* Stops after a lane writes any of the size bytes at addr (global: a device address;
  * shared: an offset in the shared memory of whichever block writes it), naming the lane.
@@ -266,6 +270,12 @@ size_t loom_debug_simt(struct loom_debug *d, char *buf, size_t size);
 /* The barriers of the focused block: one line per barrier with arrivals or waiters. */
 size_t loom_debug_barriers(struct loom_debug *d, char *buf, size_t size);
 
+/* Whether going back is possible now (inside on_stop): false with err when not (a kernel that
+ * calls malloc; no memory for the copy of the device memory). A reverse action answered
+ * when it is not possible acts as CONTINUE would not: the launch stays where it is and
+ * on_stop is called again. */
+bool loom_debug_can_reverse(struct loom_debug *d, char *err, size_t errlen);
+
 /* ---- Source ------------------------------------------------------------------------------ */
 
 /* The modules' text: line `line` of the PTX file (the module of the current or last
@@ -276,7 +286,7 @@ const char *loom_debug_source_line(struct loom_debug *d, const char *file, unsig
 /* ---- Control from other threads ----------------------------------------------------------- */
 
 /* Stops the running debugged launch at the focused warp's next issue (any warp's, if the
- * focus is not running): on_stop is called with LOOM_DEBUG_PAUSE. Safe from any thread and
+ * focus is not running): on_stop is called with LOOM_STOP_PAUSE. Safe from any thread and
  * from a signal handler. */
 void loom_debug_pause(struct loom_debug *d);
 
