@@ -496,19 +496,24 @@ static void show_focus(struct prompt *p, const unsigned block[3], const unsigned
     memcpy(p->shown_thread, thread, sizeof p->shown_thread);
 }
 
+/* A watched value: as a signed integer and in hex, and for 4 and 8 bytes as a float too (the
+ * debugger does not know the C type). */
 static void show_value(struct prompt *p, const char *what, uint64_t v, unsigned size)
 {
     int64_t s = size >= 8 ? (int64_t)v : size == 4 ? (int32_t)v : size == 2 ? (int16_t)v : (int8_t)v;
-    prompt_printf(p, "%s = %lld\n", what, (long long)s);
-}
-
-/* The watchpoint's space, for the report (the core's stop gives the address only). */
-static const char *watch_space(struct prompt *p, int n)
-{
-    for (unsigned i = 0; i < p->nwatches; i++)
-        if (p->watches[i].number == n)
-            return prompt_space_name(p->watches[i].space);
-    return "global";
+    uint64_t bits = size >= 8 ? v : v & ((1ull << (8 * size)) - 1);
+    char f[64] = "";
+    if (size == 4) {
+        uint32_t b = (uint32_t)v;
+        float x;
+        memcpy(&x, &b, sizeof x);
+        snprintf(f, sizeof f, ", as a float %.9g", (double)x);
+    } else if (size == 8) {
+        double x;
+        memcpy(&x, &v, sizeof x);
+        snprintf(f, sizeof f, ", as a double %.17g", x);
+    }
+    prompt_printf(p, "%s = %lld (0x%llx%s)\n", what, (long long)s, (unsigned long long)bits, f);
 }
 
 /* The report of a stop: why, the focus (when it changed or this is not a step), where. */
@@ -521,52 +526,49 @@ static void show_stop(struct prompt *p, const struct loom_debug_stop *s)
                       memcmp(p->shown_thread, s->thread, sizeof s->thread) == 0;
     bool header = true;
     switch (s->reason) {
-    case LOOM_DEBUG_BREAKPOINT: {
-        struct loom_debug_bp_info bps[256];
-        unsigned n = loom_debug_breakpoints(p->d, bps, 256);
-        bool temp = true;   /* a temporary breakpoint is gone once it stopped */
-        for (unsigned i = 0; i < n && i < 256; i++)
-            if (bps[i].number == s->breakpoint)
-                temp = bps[i].bp.temporary;
+    case LOOM_STOP_BREAKPOINT: {
+        struct loom_debug_bp_info b;
+        /* a temporary breakpoint may be gone once it stopped */
+        bool temp = !prompt_bp_info(p, s->breakpoint, &b) || b.bp.temporary;
         prompt_printf(p, "\n%s %d, %s (launch %u)\n", temp ? "Temporary breakpoint" : "Breakpoint", s->breakpoint,
                       fn, s->launch);
         break;
     }
-    case LOOM_DEBUG_WATCH:
+    case LOOM_STOP_WATCH: {
+        struct loom_debug_bp_info w = { .watch_space = LOOM_SPACE_GLOBAL, .watch_size = s->watch_size };
+        prompt_bp_info(p, s->watchpoint, &w);
         prompt_printf(p, "\nWatchpoint %d: %s 0x%llx (%u byte%s) written by block (%u,%u,%u) thread (%u,%u,%u) lane %u\n\n",
-                      s->watchpoint, watch_space(p, s->watchpoint), (unsigned long long)s->watch_addr, s->watch_size, s->watch_size == 1 ? "" : "s",
-                      s->block[0], s->block[1], s->block[2], s->thread[0], s->thread[1], s->thread[2], s->lane);
-        for (unsigned i = 0; i < p->nwatches; i++)
-            if (p->watches[i].number == s->watchpoint) {
-                p->watches[i].hits++;
-                show_value(p, "Old value", s->watch_old, p->watches[i].size);
-                show_value(p, "New value", s->watch_new, p->watches[i].size);
-            }
+                      s->watchpoint, prompt_space_name(w.watch_space), (unsigned long long)s->watch_addr, s->watch_size,
+                      s->watch_size == 1 ? "" : "s", s->block[0], s->block[1], s->block[2], s->thread[0], s->thread[1],
+                      s->thread[2], s->lane);
+        show_value(p, "Old value", s->watch_old, w.watch_size);
+        show_value(p, "New value", s->watch_new, w.watch_size);
         ptx = true;
         break;
-    case LOOM_DEBUG_BARRIER:
+    }
+    case LOOM_STOP_BARRIER:
         prompt_printf(p, "\nAt a barrier, %s (launch %u)\n", fn, s->launch);
         ptx = true;
         break;
-    case LOOM_DEBUG_FAULT:
+    case LOOM_STOP_FAULT:
         prompt_printf(p, "\nKernel fault (%s), %s (launch %u):\n%s\n", loom_status_string(s->fault), fn, s->launch,
                       s->fault_report ? s->fault_report : "");
         ptx = true;
         break;
-    case LOOM_DEBUG_PAUSE:
+    case LOOM_STOP_PAUSE:
         prompt_printf(p, "\nPaused, %s (launch %u)\n", fn, s->launch);
         ptx = true;
         break;
-    case LOOM_DEBUG_START:
+    case LOOM_STOP_START:
         prompt_printf(p, "\nNo more reverse-execution history: the start of launch %u of %s.\n", s->launch, fn);
         break;
-    case LOOM_DEBUG_ENTRY:
+    case LOOM_STOP_ENTRY:
         prompt_printf(p, "\nLaunch %u of %s begins\n", s->launch, fn);
         break;
-    case LOOM_DEBUG_EXIT:
+    case LOOM_STOP_EXIT:
         prompt_printf(p, "\nLaunch %u of %s ended\n", s->launch, fn);
         break;
-    case LOOM_DEBUG_STEPPED:
+    case LOOM_STOP_STEP:
         header = strcmp(p->shown_function, fn) != 0;
         if (header)
             prompt_printf(p, "%s (launch %u)\n", fn, s->launch);
@@ -575,7 +577,7 @@ static void show_stop(struct prompt *p, const struct loom_debug_stop *s)
     if (header || !same_focus)
         show_focus(p, s->block, s->thread, s->warp, s->lane);
     snprintf(p->shown_function, sizeof p->shown_function, "%s", fn);
-    if (s->reason != LOOM_DEBUG_EXIT)
+    if (s->reason != LOOM_STOP_EXIT)
         prompt_show_where(p, &s->where, ptx);
 }
 
@@ -592,14 +594,14 @@ static enum loom_debug_action on_stop(struct loom_debug *d, const struct loom_de
         p->entry_launch = stop->launch;
         prompt_check_pending(p);
     }
-    if (stop->reason == LOOM_DEBUG_ENTRY && p->start) {
+    if (stop->reason == LOOM_STOP_ENTRY && p->start) {
         p->start = false;
-    } else if (stop->reason == LOOM_DEBUG_ENTRY) {   /* (asked for internally, to check breakpoints) */
+    } else if (stop->reason == LOOM_STOP_ENTRY) {   /* (asked for internally, to check breakpoints) */
         p->stop = NULL;
         p->phase = PROMPT_RUNNING;
         return LOOM_DEBUG_CONTINUE;
     }
-    if (stop->reason == LOOM_DEBUG_STEPPED && p->repeat) {
+    if (stop->reason == LOOM_STOP_STEP && p->repeat) {
         p->repeat--;
         p->stop = NULL;
         p->phase = PROMPT_RUNNING;

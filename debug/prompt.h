@@ -22,16 +22,6 @@ enum prompt_result {
     PROMPT_QUIT,                 /* end the session */
 };
 
-/* A watchpoint as set (the core numbers it; `info breakpoints` lists it with the breakpoints). */
-struct prompt_watch {
-    int number;
-    enum loom_debug_space space;
-    uint64_t addr;
-    unsigned size;
-    bool enabled;
-    unsigned hits;
-};
-
 struct prompt {
     struct loom_debug *d;
     struct prompt *next;         /* the list of prompts (prompt.c) */
@@ -53,8 +43,6 @@ struct prompt {
     bool insn_level;             /* the last move was one instruction (stepi): show the PTX line */
     char last[512];              /* the last command read from the user, for an empty line */
     unsigned values;             /* $N of print */
-    struct prompt_watch watches[64];
-    unsigned nwatches;
     bool focus_shown;            /* a focus line was printed: the last one */
     unsigned shown_block[3], shown_thread[3];
     char shown_function[512];    /* the function of the last location shown */
@@ -120,6 +108,8 @@ enum prompt_result prompt_cmd_x(struct prompt *p, const char *args, const char *
 enum prompt_result prompt_cmd_info(struct prompt *p, const char *args, const char *fmt);
 enum prompt_result prompt_cmd_backtrace(struct prompt *p, const char *args, const char *fmt);
 enum prompt_result prompt_cmd_list(struct prompt *p, const char *args, const char *fmt);
+/* Breakpoint or watchpoint n as the core lists it; false when there is none. */
+bool prompt_bp_info(struct prompt *p, int n, struct loom_debug_bp_info *out);
 /* info breakpoints (also used by prompt_show.c's info) */
 void prompt_info_breakpoints(struct prompt *p);
 /* Checks the breakpoints set before the module was loaded, once per launch (prompt_run.c). */

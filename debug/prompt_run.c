@@ -43,7 +43,7 @@ static void bp_place(const struct loom_debug_where *w, char *buf, size_t size)
         snprintf(buf, size, "%s:%u", prompt_base(w->ptx_file), w->ptx_line);
 }
 
-static bool bp_info(struct prompt *p, int n, struct loom_debug_bp_info *out)
+bool prompt_bp_info(struct prompt *p, int n, struct loom_debug_bp_info *out)
 {
     static struct loom_debug_bp_info all[MAX_BPS];   /* (one prompt serves at a time) */
     unsigned count = loom_debug_breakpoints(p->d, all, MAX_BPS);
@@ -136,7 +136,7 @@ static int set_breakpoint(struct prompt *p, const char *args, bool temporary, bo
     struct loom_debug_bp_info info;
     char spec[512], place[1024];
     bp_spec(&bp, spec, sizeof spec);
-    if (pending || !bp_info(p, n, &info) || info.pending) {
+    if (pending || !prompt_bp_info(p, n, &info) || info.pending) {
         prompt_printf(p, "%s %d (%s) pending: placed when the kernel's module is loaded.\n", what, n, spec);
         return n;
     }
@@ -174,14 +174,6 @@ static bool parse_bp_number(struct prompt *p, const char **s, const char *cmd, i
     return true;
 }
 
-static struct prompt_watch *find_watch(struct prompt *p, int n)
-{
-    for (unsigned i = 0; i < p->nwatches; i++)
-        if (p->watches[i].number == n)
-            return &p->watches[i];
-    return NULL;
-}
-
 enum prompt_result prompt_cmd_condition(struct prompt *p, const char *args, const char *fmt)
 {
     int n;
@@ -193,8 +185,8 @@ enum prompt_result prompt_cmd_condition(struct prompt *p, const char *args, cons
     if (!parse_bp_number(p, &args, "condition", &n))
         return PROMPT_STAY;
     struct loom_debug_bp_info info;
-    if (!bp_info(p, n, &info)) {
-        prompt_error(p, find_watch(p, n) ? "Watchpoint %d takes no condition." : "No breakpoint number %d.", n);
+    if (!prompt_bp_info(p, n, &info) || info.is_watch) {
+        prompt_error(p, info.is_watch ? "Watchpoint %d takes no condition." : "No breakpoint number %d.", n);
         return PROMPT_STAY;
     }
     if (!loom_debug_condition(p->d, n, *args ? args : NULL, err, sizeof err)) {
@@ -211,22 +203,8 @@ enum bp_op { BP_DELETE, BP_ENABLE, BP_DISABLE };
 
 static void apply(struct prompt *p, int n, enum bp_op op)
 {
-    struct prompt_watch *w = find_watch(p, n);
-    struct loom_debug_bp_info info;
-    bool is_bp = bp_info(p, n, &info);
-    if (!is_bp && !w) {
+    if (!(op == BP_DELETE ? loom_debug_delete(p->d, n) : loom_debug_enable(p->d, n, op == BP_ENABLE)))
         prompt_error(p, "No breakpoint number %d.", n);
-        return;
-    }
-    if (op == BP_DELETE) {
-        loom_debug_delete(p->d, n);
-        if (w)
-            *w = p->watches[--p->nwatches];
-    } else {
-        loom_debug_enable(p->d, n, op == BP_ENABLE);
-        if (w)
-            w->enabled = op == BP_ENABLE;
-    }
 }
 
 static enum prompt_result bp_command(struct prompt *p, const char *args, enum bp_op op, const char *cmd)
@@ -242,17 +220,12 @@ static enum prompt_result bp_command(struct prompt *p, const char *args, enum bp
     }
     if (op == BP_DELETE) {
         loom_debug_delete_all(p->d);
-        p->nwatches = 0;
         return PROMPT_STAY;
     }
     static struct loom_debug_bp_info all[MAX_BPS];
     unsigned count = loom_debug_breakpoints(p->d, all, MAX_BPS);
     for (unsigned i = 0; i < count && i < MAX_BPS; i++)
         loom_debug_enable(p->d, all[i].number, op == BP_ENABLE);
-    for (unsigned i = 0; i < p->nwatches; i++) {
-        loom_debug_enable(p->d, p->watches[i].number, op == BP_ENABLE);
-        p->watches[i].enabled = op == BP_ENABLE;
-    }
     return PROMPT_STAY;
 }
 
@@ -329,18 +302,12 @@ enum prompt_result prompt_cmd_watch(struct prompt *p, const char *args, const ch
     uint64_t addr;
     if (!prompt_address(p, expr, &addr))
         return PROMPT_STAY;
-    if (p->nwatches == sizeof p->watches / sizeof p->watches[0]) {
-        prompt_error(p, "watch: at most %u watchpoints", p->nwatches);
-        return PROMPT_STAY;
-    }
     char err[512] = "";
     int num = loom_debug_watch(p->d, space, addr, (unsigned)size, err, sizeof err);
     if (!num) {
         prompt_error(p, "%s", err[0] ? err : "cannot set the watchpoint");
         return PROMPT_STAY;
     }
-    p->watches[p->nwatches++] = (struct prompt_watch){ .number = num, .space = space, .addr = addr,
-                                                       .size = (unsigned)size, .enabled = true };
     prompt_printf(p, "Watchpoint %d: %s 0x%llx (%u byte%s)\n", num, prompt_space_name(space), (unsigned long long)addr,
                   (unsigned)size, size == 1 ? "" : "s");
     return PROMPT_STAY;
@@ -352,43 +319,24 @@ void prompt_info_breakpoints(struct prompt *p)
     unsigned count = loom_debug_breakpoints(p->d, all, MAX_BPS);
     if (count > MAX_BPS)
         count = MAX_BPS;
-    if (!count && !p->nwatches) {
+    if (!count) {
         prompt_printf(p, "No breakpoints or watchpoints.\n");
         return;
     }
     prompt_printf(p, "Num     Type           Disp Enb What\n");
-    /* in number order: the core's breakpoints and the watchpoints merged */
-    unsigned i, j;
-    int done = 0;
-    for (;;) {
-        int next = 0;
-        for (i = 0; i < count; i++)
-            if (all[i].number > done && (!next || all[i].number < next))
-                next = all[i].number;
-        for (j = 0; j < p->nwatches; j++)
-            if (p->watches[j].number > done && (!next || p->watches[j].number < next))
-                next = p->watches[j].number;
-        if (!next)
-            break;
-        done = next;
-        struct prompt_watch *w = find_watch(p, next);
-        if (w) {
-            prompt_printf(p, "%-7d %-14s %-4s %-3s %s 0x%llx (%u byte%s)\n", w->number, "watchpoint", "keep",
-                          w->enabled ? "y" : "n", prompt_space_name(w->space), (unsigned long long)w->addr, w->size,
-                          w->size == 1 ? "" : "s");
-            if (w->hits)
-                prompt_printf(p, "\twatchpoint already hit %u time%s\n", w->hits, w->hits == 1 ? "" : "s");
-            continue;
-        }
-        for (i = 0; i < count && all[i].number != next; i++)
-            ;
+    for (unsigned i = 0; i < count; i++) {
         const struct loom_debug_bp_info *b = &all[i];
-        char spec[512], place[1600] = "";
-        bp_spec(&b->bp, spec, sizeof spec);
-        if (b->pending)
+        char place[1600] = "";
+        if (b->is_watch) {
+            snprintf(place, sizeof place, "%s 0x%llx (%u byte%s)", prompt_space_name(b->watch_space),
+                     (unsigned long long)b->watch_addr, b->watch_size, b->watch_size == 1 ? "" : "s");
+        } else if (b->pending) {
+            char spec[512];
+            bp_spec(&b->bp, spec, sizeof spec);
             snprintf(place, sizeof place, "<PENDING> %s", spec);
-        else {
-            char at[900];
+        } else {
+            char spec[512], at[900];
+            bp_spec(&b->bp, spec, sizeof spec);
             bp_place(&b->where, at, sizeof at);
             if (b->bp.kind == LOOM_BP_KERNEL || b->bp.kind == LOOM_BP_LABEL)
                 snprintf(place, sizeof place, "%s at %s", spec, at);
@@ -399,12 +347,13 @@ void prompt_info_breakpoints(struct prompt *p)
                 snprintf(place + used, sizeof place - used, ", %u places", b->places);
             }
         }
-        prompt_printf(p, "%-7d %-14s %-4s %-3s %s\n", b->number, "breakpoint", b->bp.temporary ? "del" : "keep",
+        const char *type = b->is_watch ? "watchpoint" : "breakpoint";
+        prompt_printf(p, "%-7d %-14s %-4s %-3s %s\n", b->number, type, b->bp.temporary ? "del" : "keep",
                       b->enabled ? "y" : "n", place);
-        if (b->bp.condition && b->bp.condition[0])
+        if (!b->is_watch && b->bp.condition && b->bp.condition[0])
             prompt_printf(p, "\tstop only if %s\n", b->bp.condition);
         if (b->hits)
-            prompt_printf(p, "\tbreakpoint already hit %u time%s\n", b->hits, b->hits == 1 ? "" : "s");
+            prompt_printf(p, "\t%s already hit %u time%s\n", type, b->hits, b->hits == 1 ? "" : "s");
     }
 }
 

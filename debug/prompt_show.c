@@ -355,8 +355,12 @@ static void info_warps(struct prompt *p)
         if (!w->done)
             where_text(&w->where, at, sizeof at);
         bool focus = w->warp == warp && memcmp(w->block, block, sizeof block) == 0;
-        prompt_printf(p, "%c %-12s %-4u 0x%08x 0x%08x %-18s %s\n", focus ? '*' : ' ', b, w->warp, w->active, w->exited,
-                      w->state ? w->state : "", at);
+        char line[512];
+        int len = snprintf(line, sizeof line, "%c %-12s %-4u 0x%08x 0x%08x %-18s %s", focus ? '*' : ' ', b, w->warp,
+                         w->active, w->exited, w->state ? w->state : "", at);
+        while (len > 0 && len < (int)sizeof line && line[len - 1] == ' ')
+            line[--len] = '\0';
+        prompt_printf(p, "%s\n", line);
     }
     free(all);
 }
