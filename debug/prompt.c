@@ -529,7 +529,11 @@ static void show_stop(struct prompt *p, const struct loom_debug_stop *s)
     case LOOM_STOP_BREAKPOINT: {
         struct loom_debug_bp_info b;
         /* a temporary breakpoint may be gone once it stopped */
-        bool temp = !prompt_bp_info(p, s->breakpoint, &b) || b.bp.temporary;
+        bool known = prompt_bp_info(p, s->breakpoint, &b), temp = !known || b.bp.temporary;
+        /* a breakpoint set on PTX (a line or a label) shows the PTX instruction too */
+        size_t fl = known && b.bp.file ? strlen(b.bp.file) : 0;
+        ptx |= known && (b.bp.kind == LOOM_BP_PTX_LINE || b.bp.kind == LOOM_BP_LABEL ||
+                         (fl > 4 && strcmp(b.bp.file + fl - 4, ".ptx") == 0));
         prompt_printf(p, "\n%s %d, %s (launch %u)\n", temp ? "Temporary breakpoint" : "Breakpoint", s->breakpoint,
                       fn, s->launch);
         break;
@@ -537,9 +541,11 @@ static void show_stop(struct prompt *p, const struct loom_debug_stop *s)
     case LOOM_STOP_WATCH: {
         struct loom_debug_bp_info w = { .watch_space = LOOM_SPACE_GLOBAL, .watch_size = s->watch_size };
         prompt_bp_info(p, s->watchpoint, &w);
+        if (!w.is_watch)
+            w.watch_addr = s->watch_addr;
         prompt_printf(p, "\nWatchpoint %d: %s 0x%llx (%u byte%s) written by block (%u,%u,%u) thread (%u,%u,%u) lane %u\n\n",
-                      s->watchpoint, prompt_space_name(w.watch_space), (unsigned long long)s->watch_addr, s->watch_size,
-                      s->watch_size == 1 ? "" : "s", s->block[0], s->block[1], s->block[2], s->thread[0], s->thread[1],
+                      s->watchpoint, prompt_space_name(w.watch_space), (unsigned long long)w.watch_addr, w.watch_size,
+                      w.watch_size == 1 ? "" : "s", s->block[0], s->block[1], s->block[2], s->thread[0], s->thread[1],
                       s->thread[2], s->lane);
         show_value(p, "Old value", s->watch_old, w.watch_size);
         show_value(p, "New value", s->watch_new, w.watch_size);
@@ -608,7 +614,12 @@ static enum loom_debug_action on_stop(struct loom_debug *d, const struct loom_de
         return p->action;
     }
     p->repeat = 0;
-    show_stop(p, stop);
+    /* (the stop's instruction text, copied: the core may reuse its buffer in later calls) */
+    struct loom_debug_stop copy = *stop;
+    char text[512];
+    snprintf(text, sizeof text, "%s", stop->where.text ? stop->where.text : "");
+    copy.where.text = text;
+    show_stop(p, &copy);
     p->insn_level = false;
     enum prompt_result r = serve(p);
     p->stop = NULL;

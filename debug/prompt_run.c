@@ -184,7 +184,7 @@ enum prompt_result prompt_cmd_condition(struct prompt *p, const char *args, cons
     }
     if (!parse_bp_number(p, &args, "condition", &n))
         return PROMPT_STAY;
-    struct loom_debug_bp_info info;
+    struct loom_debug_bp_info info = { .is_watch = false };
     if (!prompt_bp_info(p, n, &info) || info.is_watch) {
         prompt_error(p, info.is_watch ? "Watchpoint %d takes no condition." : "No breakpoint number %d.", n);
         return PROMPT_STAY;
@@ -524,7 +524,12 @@ static bool parse_coord(const char **s, unsigned out[3])
         if (v > 0x7fffffffUL)
             return false;
         out[i] = (unsigned)v;
-        c = end + strspn(end, " \t");
+        const char *after = end + strspn(end, " \t");
+        if (*after != ',' && !(paren && *after == ')')) {
+            c = end;
+            break;
+        }
+        c = after;
         if (*c != ',')
             break;
         c++;

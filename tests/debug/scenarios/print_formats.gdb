@@ -1,5 +1,5 @@
 # loom debug tests/debug/basic.ptx --grid 2 --block 64 s32:100 f32:2 in:f32:100=iota 'out:f32:100>@OUT@/y.bin'
-break basic.ptx:53
+break basic.ptx:53 if threadIdx.x == 5
 run
 print %r1
 print/x %r1
