@@ -455,8 +455,10 @@ static enum prompt_result execute(struct prompt *p, char *line, bool user)
         prompt_error(p, "%s takes no /FORMAT (only print and x do)", c->name);
         return PROMPT_STAY;
     }
+    /* an empty line repeats a step as typed; list and x go on from where they ended */
     if (user)
-        snprintf(p->last, sizeof p->last, "%s", c->repeats ? s : "");
+        snprintf(p->last, sizeof p->last, "%s", !c->repeats ? "" : c->fn == prompt_cmd_list ? "list"
+                                                : c->fn == prompt_cmd_x ? "x" : s);
     return c->fn(p, rest, fmt);
 }
 

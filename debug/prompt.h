@@ -52,6 +52,7 @@ struct prompt {
     unsigned list_line;
     /* x: the last format, size and the address after the last one shown */
     char x_fmt, x_size;
+    unsigned x_count;
     enum loom_debug_space x_space;
     uint64_t x_next;
     bool x_valid;

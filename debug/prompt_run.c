@@ -137,7 +137,9 @@ static int set_breakpoint(struct prompt *p, const char *args, bool temporary, bo
     char spec[512], place[1024];
     bp_spec(&bp, spec, sizeof spec);
     if (pending || !prompt_bp_info(p, n, &info) || info.pending) {
-        prompt_printf(p, "%s %d (%s) pending: placed when the kernel's module is loaded.\n", what, n, spec);
+        prompt_printf(p, "%s %d (%s) pending: %s.\n", what, n, spec,
+                      p->phase == PROMPT_BEFORE ? "placed when the kernel's module is loaded"
+                                                : "no module loaded now has it; placed if one that does is loaded");
         return n;
     }
     bp_place(&info.where, place, sizeof place);

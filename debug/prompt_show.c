@@ -263,7 +263,7 @@ static void format_unit(char *buf, size_t size, const unsigned char *b, unsigned
 
 enum prompt_result prompt_cmd_x(struct prompt *p, const char *args, const char *fmt)
 {
-    unsigned count = 1;
+    unsigned count = p->x_count ? p->x_count : 1;   /* (x alone goes on as the last x did) */
     char f = p->x_fmt, u = p->x_size;
     if (!parse_x_format(fmt, &count, &f, &u)) {
         prompt_error(p, "x: bad format /%s: N, then a format (x d u f c) and a size (b h w g)", fmt);
@@ -320,6 +320,7 @@ enum prompt_result prompt_cmd_x(struct prompt *p, const char *args, const char *
     free(buf);
     p->x_fmt = f;
     p->x_size = u;
+    p->x_count = count;
     p->x_space = space;
     p->x_next = addr + (uint64_t)count * bytes;
     p->x_valid = true;
@@ -553,7 +554,7 @@ enum prompt_result prompt_cmd_info(struct prompt *p, const char *args, const cha
         what = "registers";
     if (!what) {
         prompt_error(p, "info: %s%.*s%s (warps lanes simt barriers kernels blocks registers breakpoints line frame)",
-                     n ? "unknown subject '" : "what? ", (int)n, args, n ? "'" : "");
+                     n ? "unknown subject '" : "what?", (int)n, args, n ? "'" : "");
         return PROMPT_STAY;
     }
     if (strcmp(what, "breakpoints") == 0 || strcmp(what, "watchpoints") == 0) {
@@ -596,6 +597,7 @@ enum prompt_result prompt_cmd_backtrace(struct prompt *p, const char *args, cons
 
 enum prompt_result prompt_cmd_list(struct prompt *p, const char *args, const char *fmt)
 {
+    unsigned asked = 0;
     if (*args) {
         char file[512];
         snprintf(file, sizeof file, "%s", args);
@@ -613,6 +615,7 @@ enum prompt_result prompt_cmd_list(struct prompt *p, const char *args, const cha
             return PROMPT_STAY;
         }
         p->list_line = line > 5 ? (unsigned)line - 5 : 1;
+        asked = (unsigned)line;
     }
     if (!p->list_file[0]) {
         prompt_error(p, "No kernel has stopped yet: list FILE:LINE shows a file.");
@@ -629,8 +632,11 @@ enum prompt_result prompt_cmd_list(struct prompt *p, const char *args, const cha
         prompt_printf(p, "%u\t%.*s\n", l, (int)len, text);
         shown++;
     }
-    if (!shown)
-        prompt_error(p, "Line %u is out of range for \"%s\".", p->list_line, prompt_base(p->list_file));
+    unsigned len = 0;
+    if (!shown && !loom_debug_source_line(p->d, p->list_file, 1, &len))
+        prompt_error(p, "No source file named %s.", p->list_file);
+    else if (!shown)
+        prompt_error(p, "Line %u is out of range for \"%s\".", asked ? asked : p->list_line, prompt_base(p->list_file));
     p->list_line += shown ? shown : 0;
     return PROMPT_STAY;
 }
