@@ -263,7 +263,7 @@ static void format_unit(char *buf, size_t size, const unsigned char *b, unsigned
 
 enum prompt_result prompt_cmd_x(struct prompt *p, const char *args, const char *fmt)
 {
-    unsigned count = p->x_count ? p->x_count : 1;   /* (x alone goes on as the last x did) */
+    unsigned count = !fmt[0] && p->x_count ? p->x_count : 1;   /* (x alone goes on as the last x did) */
     char f = p->x_fmt, u = p->x_size;
     if (!parse_x_format(fmt, &count, &f, &u)) {
         prompt_error(p, "x: bad format /%s: N, then a format (x d u f c) and a size (b h w g)", fmt);

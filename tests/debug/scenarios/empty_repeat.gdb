@@ -8,6 +8,6 @@ stepi
 info line
 list basic.cu:2
 
-x/2dw param 0
+x/1dw param 0
 
 kill
