@@ -1,6 +1,6 @@
 # loom exec streams
 # the third launch, twice on stream 1, after fill on both streams
-break twice
+break streams.cu:14
 run
 info kernels
 print %r1

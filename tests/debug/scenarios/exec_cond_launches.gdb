@@ -4,7 +4,9 @@ break streams.cu:8 if threadIdx.x == 5
 run
 info kernels
 print %r2
+print %r1
 continue
 info kernels
 print %r2
+print %r1
 continue

@@ -1,5 +1,5 @@
 # loom exec streams
-break twice
+break streams.cu:14
 run
 watch global %rd2 + 20
 continue
