@@ -15,7 +15,7 @@ t() { tmux -S "$sock" "$@"; }
 trap 't kill-server 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
 fails=0
 
-# screen: the pane's text now
+# screen: the pane's text now (tmux writes tabs as blanks and drops trailing blanks)
 screen() { t capture-pane -p -t "$session" -S -200; }
 
 # expect TEXT: waits up to 10 s for TEXT (a fixed string) to appear on the screen the
@@ -38,12 +38,12 @@ cd "$srcdir" || exit 99
 t -f /dev/null new-session -d -s "$session" -x 120 -y 50 \
     "'$LOOM' debug tests/debug/basic.ptx --grid 2 --block 64 s32:100 f32:2 in:f32:100=iota 'out:f32:100>$tmp/y.bin'; echo DEBUGGER-ENDED; sleep 30" ||
     { echo "tmux.sh: tmux cannot start a session"; exit 99; }
-expect "(loom) " || exit 1
+expect "(loom)" || exit 1
 t send-keys -t "$session" "break basic.cu:7" Enter
-expect "Breakpoint 1 at basic.cu:7"
+expect "Breakpoint 1 (basic.cu:7) pending"
 t send-keys -t "$session" "run" Enter
 expect "Breakpoint 1, scale(int, float, float const*, float*) (launch 1)"
-expect "basic.cu:7	        y[i] = v + y[i];"
+expect "y[i] = v + y[i];"
 # a typo first: the prompt names the nearest command and goes on
 t send-keys -t "$session" "prnt %r1" Enter
 expect 'Undefined command: "prnt".  Did you mean "print"?'
