@@ -47,6 +47,8 @@ struct prompt {
     unsigned shown_block[3], shown_thread[3];
     char shown_function[512];    /* the function of the last location shown */
     unsigned entry_launch;       /* the launch whose entry was checked */
+    int warned[32];              /* pending breakpoints already warned of */
+    unsigned nwarned;
     /* list: the file and the next line to show */
     char list_file[512];
     unsigned list_line;

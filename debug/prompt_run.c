@@ -367,9 +367,15 @@ void prompt_check_pending(struct prompt *p)
     for (unsigned i = 0; i < count && i < MAX_BPS; i++) {
         char spec[512];
         bp_spec(&all[i].bp, spec, sizeof spec);
-        if (all[i].pending)
-            prompt_printf(p, "warning: breakpoint %d (%s) matches no code of launch %u's module; it stays pending\n",
-                          all[i].number, spec, p->stop->launch);
+        bool warned = false;
+        for (unsigned k = 0; k < p->nwarned; k++)
+            warned |= p->warned[k] == all[i].number;
+        if (!all[i].pending || warned)
+            continue;
+        prompt_printf(p, "warning: breakpoint %d (%s) matches no code of launch %u's module; it stays pending\n",
+                      all[i].number, spec, p->stop->launch);
+        if (p->nwarned < sizeof p->warned / sizeof p->warned[0])
+            p->warned[p->nwarned++] = all[i].number;
     }
 }
 
