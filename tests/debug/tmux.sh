@@ -1,7 +1,8 @@
 #!/bin/sh
 # tmux.sh -- `make check` test: the debugger's prompt on a terminal, typed the way a person
 # does, through tmux: a breakpoint, run, a step, a print, the Up arrow recalling the print
-# (readline's history), an empty line repeating the step, Tab completing a command, quit.
+# (readline's history), an empty line repeating the step, Tab completing a command, quit;
+# then Ctrl-C pausing a long kernel.
 # Each step waits for the screen to show what it should; exits 77 when tmux is missing.
 set -u
 top_builddir=$(cd "${top_builddir:-.}" && pwd)
@@ -62,6 +63,21 @@ expect "basic.ptx:52"
 # Tab completes "bac" to backtrace
 t send-keys -t "$session" "bac" Tab Enter
 expect "#0  scale(int, float, float const*, float*) at basic.cu:7 (basic.ptx:52)"
+t send-keys -t "$session" "quit" Enter
+expect "DEBUGGER-ENDED"
+
+# Ctrl-C while a long kernel runs pauses it at the prompt; kill ends it
+t kill-session -t "$session"
+t -f /dev/null new-session -d -s "$session" -x 120 -y 50 \
+    "'$LOOM' debug tests/debug/loop.ptx --grid 64 --block 256 'out:s32:16384>$tmp/o.bin' s32:2000000; echo DEBUGGER-ENDED; sleep 30" ||
+    { echo "tmux.sh: tmux cannot start a session"; exit 99; }
+expect "(loom)" || exit 1
+t send-keys -t "$session" "run" Enter
+sleep 1
+t send-keys -t "$session" C-c
+expect "Paused, loop(int*, int) (launch 1)"
+t send-keys -t "$session" "kill" Enter
+expect "[Program exited with code 130]"
 t send-keys -t "$session" "quit" Enter
 expect "DEBUGGER-ENDED"
 [ $fails -eq 0 ] && echo "tmux.sh: the typed session went as expected"
