@@ -49,6 +49,7 @@ build() {
     fi
 }
 
+names_given=$*
 if [ $# -eq 0 ]; then
     for f in "$here"/scenarios/*.gdb; do
         set -- "$@" "$(basename "$f" .gdb)"
@@ -103,5 +104,30 @@ for name in "$@"; do
         done
     fi
 done
-echo "run.sh: $count $mode scenarios, $fails failed"
+# usage NAME STATUS WANT COMMAND...: a wrong command line exits with STATUS, printing WANT alone.
+usage() {
+    uname=$1 ustatus=$2 uwant=$3
+    shift 3
+    count=$((count + 1))
+    "$@" >"$tmp/uout" 2>&1 </dev/null
+    urc=$?
+    [ "$urc" = "$ustatus" ] || fail "$uname: exit status $urc, want $ustatus"
+    [ "$(cat "$tmp/uout")" = "$uwant" ] || fail "$uname: printed '$(cat "$tmp/uout")', want '$uwant'"
+}
+# (only when all scenarios run: a run of some names checks those alone)
+if [ "$mode" = debug ] && [ -z "$names_given" ]; then
+    B="$here/basic.ptx --grid 2 --block 64 s32:100 f32:2 in:f32:100=iota"
+    usage no_file 2 "loom debug: which PTX file? (see 'loom help debug')" "$LOOM" debug
+    usage no_batch 2 "loom debug: cannot read the batch file '$tmp/none': No such file or directory" \
+        "$LOOM" debug $B "out:f32:100>$tmp/y.bin" --batch "$tmp/none"
+    usage batch_value 2 "loom debug: --batch needs a value (see 'loom help debug')" "$LOOM" debug $B --batch
+    usage ex_value 2 "loom debug: -ex needs a value (see 'loom help debug')" "$LOOM" debug $B -ex
+    usage run_line 2 "loom debug: --grid is required" "$LOOM" debug "$here/basic.ptx" --block 64 -ex run
+    usage exec_batch 2 "loom exec: --batch and -ex need --debug" "$LOOM" exec --batch "$here/run.sh" /bin/true
+    usage exec_report 2 "loom exec: --debug runs the program once: not with --report or several --simt policies" \
+        "$LOOM" exec --debug --simt pdom,its /bin/true
+    usage exec_no_batch 2 "loom exec: cannot read the batch file '$tmp/none': No such file or directory" \
+        "$LOOM" exec --debug --batch "$tmp/none" /bin/true
+fi
+echo "run.sh: $count $mode scenarios and command lines, $fails failed"
 [ "$fails" -eq 0 ]
