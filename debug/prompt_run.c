@@ -571,20 +571,16 @@ static void show_focus_where(struct prompt *p)
                       block[2]);
 }
 
-enum prompt_result prompt_cmd_cuda(struct prompt *p, const char *args, const char *fmt)
+/* What a cuda command asks: new parts of the focus, or parts to show. */
+struct focus_request {
+    unsigned block[3], thread[3], warp, lane;    /* the focus now, with the new parts in */
+    bool set_block, set_thread, set_warp, set_lane;
+    char show[256];                              /* the parts named without a value */
+};
+
+/* Parses the words of a cuda command into r; false (reported) on a bad one. */
+static bool parse_focus(struct prompt *p, const char *s, struct focus_request *r)
 {
-    if (!prompt_need_stop(p))
-        return PROMPT_STAY;
-    unsigned block[3], thread[3], warp, lane, nb[3], nt[3];
-    loom_debug_get_focus(p->d, block, thread, &warp, &lane);
-    bool set_block = false, set_thread = false, set_warp = false, set_lane = false, shown = false;
-    unsigned new_warp = warp, new_lane = lane;
-    char show[256] = "";
-    const char *s = args;
-    if (!*s) {
-        prompt_error(p, "usage: cuda [block (X,Y,Z)] [thread (X,Y,Z)] | cuda warp W [lane L] | cuda kernel");
-        return PROMPT_STAY;
-    }
     while (*(s += strspn(s, " \t"))) {
         size_t n = strcspn(s, " \t(");
         char word[16];
@@ -592,65 +588,79 @@ enum prompt_result prompt_cmd_cuda(struct prompt *p, const char *args, const cha
         s += n;
         const char *after = s + strspn(s, " \t");
         bool has_value = *after == '(' || isdigit((unsigned char)*after);
-        size_t used = strlen(show);
+        size_t used = strlen(r->show);
+        char *show = r->show + used;
+        size_t room = sizeof r->show - used;
+        const char *sep = used ? ", " : "";
         if (strcmp(word, "block") == 0 || strcmp(word, "thread") == 0) {
             bool is_block = word[0] == 'b';
+            unsigned *v = is_block ? r->block : r->thread;
             if (!has_value) {
-                const unsigned *v = is_block ? block : thread;
-                snprintf(show + used, sizeof show - used, "%s%s (%u,%u,%u)", used ? ", " : "", word, v[0], v[1], v[2]);
-                shown = true;
+                snprintf(show, room, "%s%s (%u,%u,%u)", sep, word, v[0], v[1], v[2]);
                 continue;
             }
             s = after;
-            if (!parse_coord(&s, is_block ? nb : nt)) {
+            if (!parse_coord(&s, v)) {
                 prompt_error(p, "cuda %s: a coordinate is (X,Y,Z), (X,Y) or X", word);
-                return PROMPT_STAY;
+                return false;
             }
-            *(is_block ? &set_block : &set_thread) = true;
+            *(is_block ? &r->set_block : &r->set_thread) = true;
         } else if (strcmp(word, "warp") == 0 || strcmp(word, "lane") == 0) {
             bool is_warp = word[0] == 'w';
+            unsigned *v = is_warp ? &r->warp : &r->lane;
             if (!has_value) {
-                snprintf(show + used, sizeof show - used, "%s%s %u", used ? ", " : "", word, is_warp ? warp : lane);
-                shown = true;
+                snprintf(show, room, "%s%s %u", sep, word, *v);
                 continue;
             }
             char *end;
-            unsigned long v = strtoul(after, &end, 10);
+            *v = (unsigned)strtoul(after, &end, 10);
             s = end;
-            *(is_warp ? &new_warp : &new_lane) = (unsigned)v;
-            *(is_warp ? &set_warp : &set_lane) = true;
+            *(is_warp ? &r->set_warp : &r->set_lane) = true;
         } else if (strcmp(word, "kernel") == 0) {
-            snprintf(show + used, sizeof show - used, "%skernel %u", used ? ", " : "", p->stop->launch);
-            shown = true;
+            snprintf(show, room, "%skernel %u", sep, p->stop->launch);
         } else {
             prompt_error(p, "cuda: '%s' is not a focus (block, thread, warp, lane, kernel)", word);
-            return PROMPT_STAY;
+            return false;
         }
     }
-    bool change = set_block || set_thread || set_warp || set_lane;
-    if (shown && change) {
+    bool change = r->set_block || r->set_thread || r->set_warp || r->set_lane;
+    if (r->show[0] && change)
         prompt_error(p, "cuda: give every part of a new focus a value, or none to show it");
-        return PROMPT_STAY;
-    }
-    if (shown) {
-        prompt_printf(p, "%s\n", show);
-        return PROMPT_STAY;
-    }
-    if ((set_warp || set_lane) && (set_thread)) {
+    else if ((r->set_warp || r->set_lane) && r->set_thread)
         prompt_error(p, "cuda: a thread, or a warp and lane, not both");
+    else
+        return true;
+    return false;
+}
+
+enum prompt_result prompt_cmd_cuda(struct prompt *p, const char *args, const char *fmt)
+{
+    if (!prompt_need_stop(p))
+        return PROMPT_STAY;
+    if (!*args) {
+        prompt_error(p, "usage: cuda [block (X,Y,Z)] [thread (X,Y,Z)] | cuda warp W [lane L] | cuda kernel");
+        return PROMPT_STAY;
+    }
+    struct focus_request r = { .show = "" };
+    unsigned old_block[3], old_thread[3];
+    loom_debug_get_focus(p->d, r.block, r.thread, &r.warp, &r.lane);
+    memcpy(old_block, r.block, sizeof old_block);
+    memcpy(old_thread, r.thread, sizeof old_thread);
+    if (!parse_focus(p, args, &r))
+        return PROMPT_STAY;
+    if (r.show[0]) {
+        prompt_printf(p, "%s\n", r.show);
         return PROMPT_STAY;
     }
     char err[512] = "";
-    if (set_block || set_thread) {
-        if (!loom_debug_focus(p->d, set_block ? nb : block, set_thread ? nt : thread, err, sizeof err)) {
-            prompt_error(p, "%s", err[0] ? err : "no such thread");
-            return PROMPT_STAY;
-        }
+    if ((r.set_block || r.set_thread) && !loom_debug_focus(p->d, r.block, r.thread, err, sizeof err)) {
+        prompt_error(p, "%s", err[0] ? err : "no such thread");
+        return PROMPT_STAY;
     }
-    if ((set_warp || set_lane) && !loom_debug_focus_warp(p->d, new_warp, new_lane, err, sizeof err)) {
+    if ((r.set_warp || r.set_lane) && !loom_debug_focus_warp(p->d, r.warp, r.lane, err, sizeof err)) {
         prompt_error(p, "%s", err[0] ? err : "no such warp or lane");
-        if (set_block)   /* (all or nothing) */
-            loom_debug_focus(p->d, block, thread, err, sizeof err);
+        if (r.set_block)   /* (all or nothing) */
+            loom_debug_focus(p->d, old_block, old_thread, err, sizeof err);
         return PROMPT_STAY;
     }
     show_focus_where(p);
