@@ -372,8 +372,14 @@ void prompt_check_pending(struct prompt *p)
             warned |= p->warned[k] == all[i].number;
         if (!all[i].pending || warned)
             continue;
-        prompt_printf(p, "warning: breakpoint %d (%s) matches no code of launch %u's module; it stays pending\n",
-                      all[i].number, spec, p->stop->launch);
+        const struct loom_debug_bp *bp = &all[i].bp;
+        unsigned with = bp->kind == LOOM_BP_LINE && bp->file ? loom_debug_line_with_code(p->d, bp->file, bp->line) : 0;
+        if (with && with != bp->line)
+            prompt_printf(p, "warning: breakpoint %d (%s): no code on that line (the next line with code is %u); it "
+                          "stays pending\n", all[i].number, spec, with);
+        else
+            prompt_printf(p, "warning: breakpoint %d (%s) matches no code of launch %u's module; it stays pending\n",
+                          all[i].number, spec, p->stop->launch);
         if (p->nwarned < sizeof p->warned / sizeof p->warned[0])
             p->warned[p->nwarned++] = all[i].number;
     }
