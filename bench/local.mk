@@ -61,3 +61,12 @@ EXTRA_DIST += bench/bench_simt.py
 bench-report: tests/observe/report_json
 	python3 $(srcdir)/bench/bench_report.py --report $(abs_builddir)/tests/observe/report_json $(BENCH_REPORT_ARGS)
 EXTRA_DIST += bench/bench_report.py
+
+# What debugging costs (issue 18): the first stop in a kernel of 2^20 threads, a step, and a
+# conditional breakpoint that never fires against undebugged runs: make bench-debug
+noinst_PROGRAMS += bench/bench_debug
+bench_bench_debug_SOURCES = bench/bench_debug.c
+bench_bench_debug_LDADD = libloom.la
+.PHONY: bench-debug
+bench-debug: bench/bench_debug
+	cd $(srcdir) && $(abs_builddir)/bench/bench_debug --ptx bench/bench_kernels.ptx $(BENCH_DEBUG_ARGS)

@@ -478,6 +478,7 @@ static int h_trap(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
 
 static int h_brkpt(struct emu_warp *w, const struct emu_inst *in, emu_mask m)
 {
+    if (w->cta->launch->dbg) return EMU_CONTINUE;   /* the debugger stopped before it (debug/debug.c) */
     return emu_fault(w, in, (unsigned)__builtin_ctz(m), LOOM_ERR_TRAP, 0, 0, "brkpt executed (no debugger attached)");
 }
 

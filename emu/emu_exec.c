@@ -299,11 +299,26 @@ load:
         }
         const struct emu_inst *in = &code[pc];
         uint32_t n = in->run;
+        if (dbg) {                               /* debugged: the debugger's code has runs cut before
+                                                  * marked pcs, which issue alone (emu_dbg.h) */
+            struct emu_dbg *g = cta->launch->dbg;
+            if (atomic_load_explicit(&g->every, memory_order_relaxed) || (n && (n > budget || g->at[pc]))) {
+                in = &cta->launch->prog->steps[pc];
+                n = 0;
+            } else {
+                g->tick += n;
+            }
+        }
         if (n) {                                 /* a chained run */
             w->n_inst += n;
-            w->chain_left = budget > n ? budget - n : 0;
+            w->chain_left = dbg ? 0 : budget > n ? budget - n : 0;   /* (debugged: no chaining on) */
             w->pc = pc + n;
             rc = in->fn(w, in, active);
+            if (dbg) {
+                budget -= n;
+                if (rc == EMU_STOP_FAULT && cta->fault && cta->fault->pc >= pc && cta->fault->pc < pc + n)
+                    cta->launch->dbg->tick -= pc + n - 1 - cta->fault->pc;   /* (issues after it never ran) */
+            }
         } else {                                 /* one instruction */
             emu_mask m = active;
             if (in->guard != EMU_NOGUARD) {
@@ -657,7 +672,7 @@ enum emu_cta_state emu_cta_run(struct emu_cta *cta, uint64_t budget)
 {
     if (cta->steps) return (enum emu_cta_state)emu_steps_run(cta, budget);   /* a policy other than PDOM */
     const struct emu_launch *L = cta->launch;
-    const struct emu_inst *code = L->obs || L->dbg ? L->prog->steps : L->prog->code;
+    const struct emu_inst *code = L->dbg ? L->dbg->code : L->obs ? L->prog->steps : L->prog->code;
     const uint64_t slice = EMU_SLICE;
     for (;;) {
         bool ran = false, all_done = true;

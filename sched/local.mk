@@ -6,5 +6,4 @@ libloom_la_SOURCES = %D%/sched.h %D%/loom_api.c %D%/loom_stats.c %D%/loom_tex.c 
 libloom_la_LIBADD = libloomemu.la libloommem.la libloomptx.la $(HWLOC_LIBS) $(FFI_LIBS) $(OPENMP_CFLAGS) -lm
 libloom_la_CFLAGS = $(AM_CFLAGS) $(HWLOC_CFLAGS) $(FFI_CFLAGS)
 libloom_la_LDFLAGS = $(AM_LDFLAGS) -version-info 0:0:0
-libloom_la_SOURCES += %D%/loom_debug.c %D%/loom_debug_int.h %D%/loom_debug_expr.c %D%/loom_debug_expr.h
 libloom_la_SOURCES += %D%/sched_preset.h %D%/sched_preset.c %D%/sched_cpus.h %D%/sched_cpus.c

@@ -13,7 +13,8 @@
 
 #include "emu/emu_check.h"
 #include "emu/emu_obs.h"
-#include "sched/loom_debug_int.h"
+#include "loom/debug.h"
+#include "debug/debug_int.h"
 #include "ptx/ptx_demangle.h"
 #include "sched/sched.h"
 
@@ -336,7 +337,14 @@ static void on_sigint(int sig)
 {
     int saved_errno = errno;     /* the interrupted code may be about to read it */
     struct loom_device *d = atomic_load(&sigint_dev);
-    if (!d || !loom_device_interrupt(d)) {
+    if (d && d->cfg.debugger && loom_debug_pause(d->cfg.debugger)) {
+        struct sigaction sa;                 /* a debugged kernel pauses, at every Ctrl-C */
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_sigint;
+        sa.sa_flags = SA_RESETHAND | SA_RESTART;
+        sigemptyset(&sa.sa_mask);
+        sigaction(sig, &sa, NULL);
+    } else if (!d || !loom_device_interrupt(d)) {
         signal(sig, SIG_DFL);
         raise(sig);
     }

@@ -81,7 +81,7 @@ struct sched_grid {
     atomic_flag simt_busy;          /* guards simt (statistics on) */
     struct emu_simt_stats simt;
     const char *trace_name;         /* the kernel's short name, interned in the trace (tracing on) */
-    /* A debugged launch (sched/loom_debug.c): the worker that starts it runs every CTA
+    /* A debugged launch (debug/debug.c): the worker that starts it runs every CTA
      * itself through this call, as a copy is run, instead of handing CTAs out; it
      * records a fault with sched_grid_fault. NULL: the usual way. */
     void (*run_alone)(struct sched_grid *g);

@@ -106,7 +106,7 @@ EXTRA_DIST += tests/occupancy/run.sh tests/occupancy/ptxas.sh tests/occupancy/h1
 # observe/trace.c: the Chrome trace recorder (unit suite trace), and --trace under loom run and
 # loom exec validated by tests/observe/check_trace.py
 tests_unit_check_loom_SOURCES += tests/unit/check_trace.c
-# sched/loom_debug.c: the debugger's core (breakpoints, steps, watchpoints, faults, going back)
+# debug/debug.c: the debugger's core (breakpoints, steps, watchpoints, faults, going back)
 tests_unit_check_loom_SOURCES += tests/unit/check_debug.c
 EXTRA_DIST += tests/unit/debug
 TESTS += tests/observe/trace.sh

@@ -119,6 +119,8 @@ struct loom_debug_config {
 };
 
 enum loom_status loom_debug_create(const struct loom_debug_config *cfg, struct loom_debug **out);
+/* The ctx given in the config. */
+void *loom_debug_ctx(struct loom_debug *d);
 /* After the device that used it is destroyed. */
 void loom_debug_destroy(struct loom_debug *d);
 
@@ -143,6 +145,9 @@ struct loom_debug_bp {
     /* A condition (loom_debug_condition's syntax), or NULL. */
     const char *condition;
 };
+
+/* Breakpoints and watchpoints may be set, changed and deleted from any thread at any time;
+ * one set while a launch runs takes effect within a few instructions. */
 
 /* Sets a breakpoint; returns its number (1, 2 ...) or 0 with a one-line reason in err
  * (a line without code says which lines near it have some). A breakpoint whose place is
@@ -214,6 +219,12 @@ struct loom_debug_launch_info {
     unsigned nblocks_running;    /* blocks started and not finished */
 };
 bool loom_debug_launch(struct loom_debug *d, struct loom_debug_launch_info *out);
+/* The kernel of the launch running now (its parameters: loom_kernel_param; its static shared
+ * memory: loom_kernel_attrs), or NULL. */
+const struct loom_kernel *loom_debug_kernel(struct loom_debug *d);
+/* The kernels (.entry, mangled names) of every loaded module, any time: fills at most max
+ * (pointers valid while their module is loaded), returns how many there are. */
+unsigned loom_debug_kernels(struct loom_debug *d, const char **names, unsigned max);
 
 /* A warp of a running block. */
 struct loom_debug_warp_info {
@@ -275,6 +286,10 @@ size_t loom_debug_barriers(struct loom_debug *d, char *buf, size_t size);
  * when it is not possible acts as CONTINUE would not: the launch stays where it is and
  * on_stop is called again. */
 bool loom_debug_can_reverse(struct loom_debug *d, char *err, size_t errlen);
+/* Whether launches keep what going back needs (on by default): a copy of the device memory
+ * each debugged launch starts with, made when it starts (memory-bound kernels with large
+ * buffers start faster without it). From the next launch on. */
+void loom_debug_set_going_back(struct loom_debug *d, bool on);
 
 /* ---- Source ------------------------------------------------------------------------------ */
 
@@ -285,10 +300,11 @@ const char *loom_debug_source_line(struct loom_debug *d, const char *file, unsig
 
 /* ---- Control from other threads ----------------------------------------------------------- */
 
-/* Stops the running debugged launch at the focused warp's next issue (any warp's, if the
- * focus is not running): on_stop is called with LOOM_STOP_PAUSE. Safe from any thread and
- * from a signal handler. */
-void loom_debug_pause(struct loom_debug *d);
+/* Stops the running debugged launch at the next issue of the warp being stepped (any
+ * warp's when none is): on_stop is called with LOOM_STOP_PAUSE. Returns false when no
+ * debugged launch runs now (or it is stopped already). Safe from any thread and from a
+ * signal handler; loom_device_catch_sigint makes Ctrl-C call it on a debugged device. */
+bool loom_debug_pause(struct loom_debug *d);
 
 /* ---- Front ends ---------------------------------------------------------------------------- */
 

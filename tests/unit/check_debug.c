@@ -1,14 +1,16 @@
-/* check_debug.c -- the debugger's core (sched/loom_debug.c, loom/debug.h): breakpoints,
+/* check_debug.c -- the debugger's core (debug/debug.c, loom/debug.h): breakpoints,
  * conditions, steps, calls, watchpoints, faults, going back, focus and reads, on the
  * kernels of tests/unit/debug/core.cu (nvcc -lineinfo). Each test runs a launch whose
  * stops answer from a script and writes what each stop saw into a log. */
 #include "config.h"
 
 #include <check.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "loom/debug.h"
 #include "loom/loom.h"
@@ -96,7 +98,7 @@ static void close_run(struct run *r)
     loom_debug_destroy(r->d);
 }
 
-static int brk(struct run *r, const char *file, unsigned line, const char *cond)
+static int set_break(struct run *r, const char *file, unsigned line, const char *cond)
 {
     char err[256] = "";
     int n = loom_debug_break(r->d, &(struct loom_debug_bp){ .kind = LOOM_BP_LINE, .file = file, .line = line,
@@ -116,7 +118,7 @@ START_TEST(test_break_line)
     struct script sc = { 0 };
     struct run r;
     open_run(&r, &sc, NULL, NULL);
-    brk(&r, "core.cu", 16, NULL);
+    set_break(&r, "core.cu", 16, NULL);
     launch(&r, "_Z4fillPii", 2, 64, 100);
     ck_assert_int_eq(r.st, LOOM_OK);
     ck_assert_str_eq(sc.log, "breakpoint #1 cu=16 b=(0,0,0) t=(0,0,0) w=0 l=0\n"
@@ -149,7 +151,7 @@ START_TEST(test_condition)
     struct script sc = { .on = read_i };
     struct run r;
     open_run(&r, &sc, NULL, NULL);
-    brk(&r, "core.cu", 16, "blockIdx.x == 1 && threadIdx.x >= 5 && %r1 % 7 == 0");
+    set_break(&r, "core.cu", 16, "blockIdx.x == 1 && threadIdx.x >= 5 && %r1 % 7 == 0");
     launch(&r, "_Z4fillPii", 2, 64, 100);
     ck_assert_int_eq(r.st, LOOM_OK);
     /* block 1: i = 64 + t; the first t >= 5 with i % 7 == 0 is t = 6 (i = 70); warp 1: t = 34 (i = 98) */
@@ -177,7 +179,7 @@ START_TEST(test_step_calls)
     struct script sc = { .acts = acts, .nacts = 4, .on = show_bt };
     struct run r;
     open_run(&r, &sc, NULL, NULL);
-    brk(&r, "core.cu", 13, "blockIdx.x == 0");
+    set_break(&r, "core.cu", 13, "blockIdx.x == 0");
     launch(&r, "_Z4fillPii", 1, 32, 32);
     ck_assert_int_eq(r.st, LOOM_OK);
     ck_assert_str_eq(sc.log,
@@ -197,7 +199,7 @@ START_TEST(test_next_over_call)
     struct script sc = { .acts = acts, .nacts = 4, .on = show_bt };
     struct run r;
     open_run(&r, &sc, NULL, NULL);
-    brk(&r, "core.cu", 13, NULL);
+    set_break(&r, "core.cu", 13, NULL);
     launch(&r, "_Z4fillPii", 1, 32, 32);
     ck_assert_int_eq(r.st, LOOM_OK);
     /* 13 (the call), then 15 (neg), 14 (selp), 16 (the store): never inside square */
@@ -269,7 +271,7 @@ START_TEST(test_reverse_continue)
     struct script sc = { .acts = acts, .nacts = 4, .on = show_fault };
     struct run r;
     open_run(&r, &sc, NULL, NULL);
-    brk(&r, "core.cu", 16, NULL);
+    set_break(&r, "core.cu", 16, NULL);
     launch(&r, "_Z4fillPii", 2, 32, 64);
     ck_assert_int_eq(r.st, LOOM_OK);
     /* block 0's one warp issues 28 instructions (the call's argument copies included), the
@@ -304,7 +306,7 @@ START_TEST(test_barrier_shared)
     struct script sc = { .acts = acts, .nacts = 2, .on = read_shared };
     struct run r;
     open_run(&r, &sc, &cfg, NULL);
-    brk(&r, "core.cu", 25, "warp == 1");
+    set_break(&r, "core.cu", 25, "warp == 1");
     launch(&r, "_Z4smemPi", 1, 64, 0);
     ck_assert_int_eq(r.st, LOOM_OK);
     ck_assert_str_eq(sc.log,
@@ -368,7 +370,7 @@ START_TEST(test_bad_input)
     ck_assert(pending);
     ck_assert(loom_debug_delete(r.d, 1));
     ck_assert(!loom_debug_delete(r.d, 1));
-    brk(&r, "core.ptx", 51, NULL);     /* PTX line 51: setp of `if (i < n)` */
+    set_break(&r, "core.ptx", 51, NULL);     /* PTX line 51: setp of `if (i < n)` */
     launch(&r, "_Z4fillPii", 2, 32, 64);
     ck_assert_int_eq(r.st, LOOM_OK);
     ck_assert_str_eq(sc.log,
@@ -399,7 +401,7 @@ START_TEST(test_kill_and_determinism)
         struct script sc = { .acts = acts, .nacts = 4, .on = show_fault };
         struct run r;
         open_run(&r, &sc, NULL, NULL);
-        brk(&r, "core.cu", 40, "threadIdx.x % 4 == 3");
+        set_break(&r, "core.cu", 40, "threadIdx.x % 4 == 3");
         launch(&r, "_Z7branchyPi", 1, 64, 0);
         ck_assert_int_eq(r.st, LOOM_ERR_INTERRUPTED);
         ck_assert_msg(strstr(loom_device_error(r.dev), "killed by the debugger"), "%s", loom_device_error(r.dev));
@@ -426,7 +428,7 @@ START_TEST(test_divergence)
     struct script sc = { .acts = acts, .nacts = 3, .on = show_simt };
     struct run r;
     open_run(&r, &sc, NULL, NULL);
-    brk(&r, "core.cu", 40, NULL);
+    set_break(&r, "core.cu", 40, NULL);
     launch(&r, "_Z7branchyPi", 1, 32, 0);
     ck_assert_int_eq(r.st, LOOM_OK);
     /* t % 4 = 1, 2, 3 enter the loop; each trip drops the lanes whose count is done */
@@ -449,12 +451,308 @@ START_TEST(test_its)
     struct script sc = { .acts = acts, .nacts = 2, .on = read_i };
     struct run r;
     open_run(&r, &sc, NULL, "its");
-    brk(&r, "core.cu", 16, "threadIdx.x == 9");
+    set_break(&r, "core.cu", 16, "threadIdx.x == 9");
     launch(&r, "_Z4fillPii", 1, 32, 32);
     ck_assert_int_eq(r.st, LOOM_OK);
     ck_assert_str_eq(sc.log, "breakpoint #1 cu=16 b=(0,0,0) t=(9,0,0) w=0 l=9 %r1=9 eval=27\n"
                              "step cu=16 b=(0,0,0) t=(9,0,0) w=0 l=9 %r1=9 eval=27\n");
     check_fill(&r, 32);
+    close_run(&r);
+}
+END_TEST
+
+
+/* A kernel of another PTX file with one pointer argument, on a device with racecheck (opt). */
+static void run_other(struct run *r, struct script *sc, const char *ptx, const char *kernel, unsigned block,
+                      bool racecheck, const struct loom_debug_config *extra)
+{
+    memset(r, 0, sizeof *r);
+    struct loom_debug_config cfg = extra ? *extra : (struct loom_debug_config){ 0 };
+    cfg.on_stop = on_stop;
+    cfg.ctx = sc;
+    ck_assert_int_eq(loom_debug_create(&cfg, &r->d), LOOM_OK);
+    struct loom_device_config dc = { .debugger = r->d, .racecheck = racecheck, .printf_out = stderr };
+    ck_assert_int_eq(loom_device_create(&dc, &r->dev), LOOM_OK);
+    ck_assert_int_eq(loom_module_load_file(r->dev, ptx, &r->mod), LOOM_OK);
+    ck_assert_int_eq(loom_malloc(r->dev, sizeof r->host, &r->buf), LOOM_OK);
+    ck_assert_int_eq(loom_memset(r->dev, r->buf, 0, sizeof r->host), LOOM_OK);
+    struct loom_kernel *k;
+    ck_assert_int_eq(loom_module_get_kernel(r->mod, kernel, &k), LOOM_OK);
+    void *args[] = { &r->buf };
+    r->st = loom_launch(r->dev, k, &(struct loom_launch_config){ .grid = { 1, 1, 1 }, .block = { block, 1, 1 } }, args);
+    if (r->st == LOOM_OK) r->st = loom_synchronize(r->dev);
+}
+
+static void show_status(struct script *sc, struct loom_debug *d, const struct loom_debug_stop *s)
+{
+    (void)d;
+    if (s->reason == LOOM_STOP_FAULT) logf_(sc, " %s", loom_status_name(s->fault));
+}
+
+/* The deadlock detector and racecheck stop the debugger at what they report. */
+START_TEST(test_fault_kinds)
+{
+    struct script sc = { .on = show_status };
+    struct run r;
+    run_other(&r, &sc, LOOM_SRCDIR "/tests/faults/deadlock.ptx", "deadlock", 64, false, NULL);
+    ck_assert_int_eq(r.st, LOOM_ERR_DEADLOCK);
+    /* warp 0 at `bar.sync 1, 64` (deadlock.cu:6), the first waiter the report names */
+    ck_assert_str_eq(sc.log, "fault cu=6 b=(0,0,0) t=(0,0,0) w=0 l=0 LOOM_ERR_DEADLOCK\n");
+    close_run(&r);
+    struct script sc2 = { .on = show_status };
+    run_other(&r, &sc2, LOOM_SRCDIR "/tests/faults/race.ptx", "neighbour", 64, true, NULL);
+    ck_assert_int_eq(r.st, LOOM_ERR_LAUNCH_FAILED);
+    ck_assert_msg(strncmp(sc2.log, "fault cu=9 ", 11) == 0 && strstr(sc2.log, "LOOM_ERR_LAUNCH_FAILED"), "%s", sc2.log);
+    close_run(&r);
+}
+END_TEST
+
+/* Pausing a kernel that spins forever, from another thread, then killing it. */
+static void *pauser(void *arg)
+{
+    struct loom_debug *d = arg;
+    for (int i = 0; i < 2000 && !loom_debug_pause(d); i++) usleep(1000);
+    return NULL;
+}
+
+START_TEST(test_pause)
+{
+    static const enum loom_debug_action acts[] = { LOOM_DEBUG_KILL };
+    struct script sc = { .acts = acts, .nacts = 1 };
+    struct run r;
+    memset(&r, 0, sizeof r);
+    ck_assert_int_eq(loom_debug_create(&(struct loom_debug_config){ .on_stop = on_stop, .ctx = &sc }, &r.d), LOOM_OK);
+    ck_assert(!loom_debug_pause(r.d));           /* nothing runs */
+    ck_assert_int_eq(loom_device_create(&(struct loom_device_config){ .debugger = r.d }, &r.dev), LOOM_OK);
+    ck_assert_int_eq(loom_module_load_file(r.dev, LOOM_SRCDIR "/tests/faults/spin.ptx", &r.mod), LOOM_OK);
+    ck_assert_int_eq(loom_malloc(r.dev, 1024, &r.buf), LOOM_OK);
+    ck_assert_int_eq(loom_memset(r.dev, r.buf, 0, 1024), LOOM_OK);
+    struct loom_kernel *k;
+    ck_assert_int_eq(loom_module_get_kernel(r.mod, "poll", &k), LOOM_OK);
+    pthread_t t;
+    pthread_create(&t, NULL, pauser, r.d);
+    void *args[] = { &r.buf };
+    r.st = loom_launch(r.dev, k, &(struct loom_launch_config){ .grid = { 1, 1, 1 }, .block = { 32, 1, 1 } }, args);
+    if (r.st == LOOM_OK) r.st = loom_synchronize(r.dev);
+    pthread_join(t, NULL);
+    ck_assert_int_eq(r.st, LOOM_ERR_INTERRUPTED);
+    ck_assert_msg(strncmp(sc.log, "pause cu=", 9) == 0 && sc.stops == 1, "%s", sc.log);
+    close_run(&r);
+}
+END_TEST
+
+/* tbreak stops once; a kernel breakpoint stops at its first instruction; a label breakpoint
+ * at the loop's head; reverse-step goes back to the start of the line before. */
+START_TEST(test_kinds_and_reverse_step)
+{
+    static const enum loom_debug_action acts[] = { LOOM_DEBUG_CONTINUE, LOOM_DEBUG_STEP, LOOM_DEBUG_STEP,
+                                                   LOOM_DEBUG_REVERSE_STEP, LOOM_DEBUG_REVERSE_STEP, LOOM_DEBUG_DETACH };
+    struct script sc = { .acts = acts, .nacts = 6, .on = show_fault };
+    struct run r;
+    open_run(&r, &sc, NULL, NULL);
+    char err[256];
+    ck_assert_int_eq(loom_debug_break(r.d, &(struct loom_debug_bp){ .kind = LOOM_BP_KERNEL, .name = "branchy",
+                                                                    .temporary = true }, NULL, err, sizeof err), 1);
+    ck_assert_int_eq(loom_debug_break(r.d, &(struct loom_debug_bp){ .kind = LOOM_BP_LABEL, .name = "_Z7branchyPi:$L__BB4_2",
+                                                                    .condition = "lane == 3" }, NULL, err, sizeof err), 2);
+    launch(&r, "_Z7branchyPi", 1, 32, 0);
+    ck_assert_int_eq(r.st, LOOM_OK);
+    ck_assert_str_eq(sc.log, "breakpoint #1 cu=35 b=(0,0,0) t=(0,0,0) w=0 l=0 tick=0\n"
+                             "breakpoint #2 cu=40 b=(0,0,0) t=(3,0,0) w=0 l=3 tick=13\n"
+                             "step cu=39 b=(0,0,0) t=(3,0,0) w=0 l=3 tick=15\n"
+                             "breakpoint #2 cu=40 b=(0,0,0) t=(3,0,0) w=0 l=3 tick=19\n"   /* (a step onto it) */
+                             "step cu=39 b=(0,0,0) t=(3,0,0) w=0 l=3 tick=15\n"
+                             "step cu=40 b=(0,0,0) t=(3,0,0) w=0 l=3 tick=13\n");
+    struct loom_debug_bp_info info[4];
+    ck_assert_uint_eq(loom_debug_breakpoints(r.d, info, 4), 1);   /* the tbreak is gone */
+    ck_assert_int_eq(info[0].number, 2);
+    close_run(&r);
+}
+END_TEST
+
+/* A shared-memory watchpoint: which lane of which block wrote s[10]. */
+START_TEST(test_watch_shared)
+{
+    static const enum loom_debug_action acts[] = { LOOM_DEBUG_CONTINUE, LOOM_DEBUG_DETACH };
+    struct script sc = { .acts = acts, .nacts = 2 };
+    struct run r;
+    open_run(&r, &sc, NULL, NULL);
+    char err[256];
+    ck_assert_int_eq(loom_debug_watch(r.d, LOOM_SPACE_SHARED, 10 * 4, 4, err, sizeof err), 1);
+    ck_assert_int_eq(loom_debug_watch(r.d, LOOM_SPACE_SHARED, 0, 12, err, sizeof err), 0);
+    ck_assert_str_eq(err, "a watchpoint watches 1 to 8 bytes (12 given)");
+    launch(&r, "_Z4smemPi", 1, 64, 0);
+    ck_assert_int_eq(r.st, LOOM_OK);
+    ck_assert_str_eq(sc.log, "watchpoint watch#1 old=0 new=30 cu=23 b=(0,0,0) t=(10,0,0) w=0 l=10\n");
+    close_run(&r);
+}
+END_TEST
+
+/* Going back lands where going forward stopped: a breakpoint at matmul's second barrier
+ * (bench/bench_kernels.ptx; barriers and loops between the stops run as chained runs going
+ * forward and one instruction at a time in the re-runs), 12 stops forward, then 4 back. */
+static void tick_only(struct script *sc, struct loom_debug *d, const struct loom_debug_stop *s)
+{
+    (void)d;
+    logf_(sc, " tick=%llu", (unsigned long long)s->tick);
+}
+
+START_TEST(test_reverse_matches_forward)
+{
+    enum loom_debug_action acts[20];
+    unsigned n = 0;
+    for (int i = 0; i < 11; i++) acts[n++] = LOOM_DEBUG_CONTINUE;
+    for (int i = 0; i < 4; i++) acts[n++] = LOOM_DEBUG_REVERSE_CONTINUE;
+    acts[n++] = LOOM_DEBUG_DETACH;
+    struct script sc = { .acts = acts, .nacts = n, .on = tick_only };
+    struct loom_debug *d;
+    ck_assert_int_eq(loom_debug_create(&(struct loom_debug_config){ .on_stop = on_stop, .ctx = &sc }, &d), LOOM_OK);
+    struct loom_device *dev;
+    ck_assert_int_eq(loom_device_create(&(struct loom_device_config){ .debugger = d }, &dev), LOOM_OK);
+    struct loom_module *mod;
+    ck_assert_int_eq(loom_module_load_file(dev, LOOM_SRCDIR "/bench/bench_kernels.ptx", &mod), LOOM_OK);
+    char err[256];
+    ck_assert_int_eq(loom_debug_break(d, &(struct loom_debug_bp){ .kind = LOOM_BP_PTX_LINE, .line = 249 }, NULL, err,
+                                      sizeof err), 1);
+    enum { N = 64 };
+    static float A[N * N], B[N * N], C[N * N];
+    for (int i = 0; i < N * N; i++) { A[i] = (float)(i % 7) - 3; B[i] = (float)(i % 5) * 0.5f; }
+    uint64_t a, b, c;
+    ck_assert_int_eq(loom_malloc(dev, sizeof A, &a), LOOM_OK);
+    ck_assert_int_eq(loom_malloc(dev, sizeof B, &b), LOOM_OK);
+    ck_assert_int_eq(loom_malloc(dev, sizeof C, &c), LOOM_OK);
+    loom_memcpy(dev, (void *)(uintptr_t)a, A, sizeof A);
+    loom_memcpy(dev, (void *)(uintptr_t)b, B, sizeof B);
+    struct loom_kernel *k;
+    ck_assert_int_eq(loom_module_get_kernel(mod, "matmul", &k), LOOM_OK);
+    int nn = N;
+    void *args[] = { &a, &b, &c, &nn };
+    ck_assert_int_eq(loom_launch(dev, k, &(struct loom_launch_config){ .grid = { 4, 4, 1 }, .block = { 16, 16, 1 } },
+                                 args), LOOM_OK);
+    ck_assert_int_eq(loom_synchronize(dev), LOOM_OK);
+    loom_memcpy(dev, C, (void *)(uintptr_t)c, sizeof C);
+    ck_assert_uint_eq(sc.stops, 16);
+    /* the lines of the log: stops 12..15 (going back) repeat stops 11, 10, 9, 8 */
+    char *line[16];
+    char *p = sc.log;
+    for (int i = 0; i < 16; i++) {
+        line[i] = p;
+        p = strchr(p, '\n');
+        ck_assert_ptr_nonnull(p);
+        *p++ = 0;
+    }
+    for (int i = 0; i < 4; i++) ck_assert_str_eq(line[12 + i], line[10 - i]);
+    ck_assert_msg(strstr(line[0], "w=0 ") && strstr(line[1], "w=1 "), "%s / %s", line[0], line[1]);
+    for (int r = 0; r < N; r++)
+        for (int col = 0; col < N; col++) {
+            float acc = 0;
+            for (int t = 0; t < N; t++) acc += A[r * N + t] * B[t * N + col];
+            ck_assert_float_eq_tol(C[r * N + col], acc, 1e-3f);
+        }
+    loom_device_destroy(dev);
+    loom_debug_destroy(d);
+}
+END_TEST
+
+/* A breakpoint set from another thread while the kernel runs (it spins forever) stops it. */
+static void *setter(void *arg)
+{
+    struct loom_debug *d = arg;
+    for (int i = 0; i < 2000; i++) {
+        usleep(2000);
+        char err[256];
+        bool pending = true;
+        /* spin.ptx line 69: poll's ld.volatile; placed at once (the module is loaded) */
+        if (i == 20) {
+            ck_assert_int_eq(loom_debug_break(d, &(struct loom_debug_bp){ .kind = LOOM_BP_PTX_LINE, .line = 69 },
+                                              &pending, err, sizeof err), 1);
+            ck_assert(!pending);
+            return NULL;
+        }
+    }
+    return NULL;
+}
+
+START_TEST(test_break_while_running)
+{
+    static const enum loom_debug_action acts[] = { LOOM_DEBUG_KILL };
+    struct script sc = { .acts = acts, .nacts = 1 };
+    struct run r;
+    memset(&r, 0, sizeof r);
+    ck_assert_int_eq(loom_debug_create(&(struct loom_debug_config){ .on_stop = on_stop, .ctx = &sc }, &r.d), LOOM_OK);
+    ck_assert_int_eq(loom_device_create(&(struct loom_device_config){ .debugger = r.d }, &r.dev), LOOM_OK);
+    ck_assert_int_eq(loom_module_load_file(r.dev, LOOM_SRCDIR "/tests/faults/spin.ptx", &r.mod), LOOM_OK);
+    ck_assert_int_eq(loom_malloc(r.dev, 1024, &r.buf), LOOM_OK);
+    ck_assert_int_eq(loom_memset(r.dev, r.buf, 0, 1024), LOOM_OK);
+    struct loom_kernel *k;
+    ck_assert_int_eq(loom_module_get_kernel(r.mod, "poll", &k), LOOM_OK);
+    pthread_t t;
+    pthread_create(&t, NULL, setter, r.d);
+    void *args[] = { &r.buf };
+    r.st = loom_launch(r.dev, k, &(struct loom_launch_config){ .grid = { 1, 1, 1 }, .block = { 32, 1, 1 } }, args);
+    if (r.st == LOOM_OK) r.st = loom_synchronize(r.dev);
+    pthread_join(t, NULL);
+    ck_assert_int_eq(r.st, LOOM_ERR_INTERRUPTED);
+    ck_assert_msg(strncmp(sc.log, "breakpoint #1 ", 14) == 0 && sc.stops == 1, "%s", sc.log);
+    close_run(&r);
+}
+END_TEST
+
+/* A failed assert stops right after the failing call, once; PTX brkpt is a breakpoint. */
+static void show_warp1(struct script *sc, struct loom_debug *d, const struct loom_debug_stop *s)
+{
+    show_status(sc, d, s);
+    struct loom_debug_warp_info wi[4];
+    unsigned n = loom_debug_warps(d, wi, 4);
+    ck_assert_uint_eq(n, 2);
+    logf_(sc, " warp1=%s:%u", wi[1].state, wi[1].where.cu_line);
+}
+
+START_TEST(test_assert_and_brkpt)
+{
+    struct script sc = { .on = show_warp1 };
+    struct run r;
+    memset(&r, 0, sizeof r);
+    ck_assert_int_eq(loom_debug_create(&(struct loom_debug_config){ .on_stop = on_stop, .ctx = &sc }, &r.d), LOOM_OK);
+    ck_assert_int_eq(loom_device_create(&(struct loom_device_config){ .debugger = r.d, .printf_out = stderr }, &r.dev),
+                     LOOM_OK);
+    ck_assert_int_eq(loom_module_load_file(r.dev, LOOM_SRCDIR "/tests/faults/assert.ptx", &r.mod), LOOM_OK);
+    int in[64];
+    for (int i = 0; i < 64; i++) in[i] = i == 5 ? 500 : i;
+    ck_assert_int_eq(loom_malloc(r.dev, sizeof in, &r.buf), LOOM_OK);
+    loom_memcpy(r.dev, (void *)(uintptr_t)r.buf, in, sizeof in);
+    struct loom_kernel *k;
+    ck_assert_int_eq(loom_module_get_kernel(r.mod, "check_small", &k), LOOM_OK);
+    int n = 64;
+    void *args[] = { &r.buf, &n };
+    r.st = loom_launch(r.dev, k, &(struct loom_launch_config){ .grid = { 1, 1, 1 }, .block = { 64, 1, 1 } }, args);
+    if (r.st == LOOM_OK) r.st = loom_synchronize(r.dev);
+    ck_assert_int_eq(r.st, LOOM_ERR_ASSERT);
+    /* thread 5 at the assert's line (assert.cu:8) while warp 1 has not started (it stands at the
+     * kernel's line, 4), and no second
+     * stop when the CTA ends */
+    ck_assert_str_eq(sc.log, "fault cu=8 b=(0,0,0) t=(5,0,0) w=0 l=5 LOOM_ERR_ASSERT warp1=ready:4\n");
+    close_run(&r);
+
+    static const char ptx[] = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                              ".visible .entry bp(.param .u64 out)\n{\n.reg .b32 %r<2>;\n.reg .b64 %rd<3>;\n"
+                              "ld.param.u64 %rd1, [out];\nmov.u32 %r1, %tid.x;\nbrkpt;\n"
+                              "mul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd2, %rd1, %rd2;\nst.global.u32 [%rd2], %r1;\nret;\n}\n";
+    struct script sc2 = { 0 };
+    memset(&r, 0, sizeof r);
+    ck_assert_int_eq(loom_debug_create(&(struct loom_debug_config){ .on_stop = on_stop, .ctx = &sc2 }, &r.d), LOOM_OK);
+    ck_assert_int_eq(loom_device_create(&(struct loom_device_config){ .debugger = r.d }, &r.dev), LOOM_OK);
+    ck_assert_int_eq(loom_module_load_text(r.dev, ptx, sizeof ptx - 1, "bp.ptx", &r.mod), LOOM_OK);
+    ck_assert_int_eq(loom_malloc(r.dev, sizeof r.host, &r.buf), LOOM_OK);
+    ck_assert_int_eq(loom_module_get_kernel(r.mod, "bp", &k), LOOM_OK);
+    void *args2[] = { &r.buf };
+    r.st = loom_launch(r.dev, k, &(struct loom_launch_config){ .grid = { 1, 1, 1 }, .block = { 64, 1, 1 } }, args2);
+    if (r.st == LOOM_OK) r.st = loom_synchronize(r.dev);
+    ck_assert_int_eq(r.st, LOOM_OK);
+    ck_assert_str_eq(sc2.log, "breakpoint cu=0 b=(0,0,0) t=(0,0,0) w=0 l=0\n"
+                              "breakpoint cu=0 b=(0,0,0) t=(32,0,0) w=1 l=0\n");
+    loom_memcpy(r.dev, r.host, (void *)(uintptr_t)r.buf, 64 * 4);
+    for (int t = 0; t < 64; t++) ck_assert_int_eq(r.host[t], t);
     close_run(&r);
 }
 END_TEST
@@ -477,6 +775,13 @@ Suite *debug_suite(void)
     tcase_add_test(tc, test_kill_and_determinism);
     tcase_add_test(tc, test_divergence);
     tcase_add_test(tc, test_its);
+    tcase_add_test(tc, test_fault_kinds);
+    tcase_add_test(tc, test_pause);
+    tcase_add_test(tc, test_kinds_and_reverse_step);
+    tcase_add_test(tc, test_watch_shared);
+    tcase_add_test(tc, test_reverse_matches_forward);
+    tcase_add_test(tc, test_break_while_running);
+    tcase_add_test(tc, test_assert_and_brkpt);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,4 +1,4 @@
-/* loom_debug_int.h -- what the device (loom_api.c) tells the debugger (loom_debug.c). */
+/* debug_int.h -- what the device (loom_api.c) tells the debugger (debug/debug.c). */
 #ifndef LOOM_DEBUG_INT_H
 #define LOOM_DEBUG_INT_H
 

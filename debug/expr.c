@@ -1,4 +1,4 @@
-/* loom_debug_expr.c -- the debugger's expressions (loom_debug_expr.h): C's integer and
+/* expr.c -- the debugger's expressions (expr.h): C's integer and
  * comparison operators over literals, registers and the built-in names, parsed by
  * recursive descent into a tree. */
 #include "config.h"
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sched/loom_debug_expr.h"
+#include "debug/expr.h"
 
 enum dbg_op {
     OP_NUM, OP_NAME, OP_NEG, OP_NOT, OP_INV,

@@ -1,4 +1,4 @@
-/* loom_debug_expr.h -- the debugger's expressions: conditions of breakpoints and print's
+/* expr.h -- the debugger's expressions: conditions of breakpoints and print's
  * values (loom/debug.h gives the syntax). Parsed once into a tree, evaluated per lane. */
 #ifndef LOOM_DEBUG_EXPR_H
 #define LOOM_DEBUG_EXPR_H

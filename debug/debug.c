@@ -1,4 +1,4 @@
-/* loom_debug.c -- the kernel debugger's core (loom/debug.h).
+/* debug.c -- the kernel debugger's core (loom/debug.h).
  *
  * A debugged launch does not hand its CTAs to the workers: the worker that starts it runs
  * them all itself (run_grid, through sched_grid.run_alone), one context per resident CTA,
@@ -31,8 +31,8 @@
 #include "emu/simt/steps.h"
 #include "loom/debug.h"
 #include "memory/mem.h"
-#include "sched/loom_debug_expr.h"
-#include "sched/loom_debug_int.h"
+#include "debug/expr.h"
+#include "debug/debug_int.h"
 #include "sched/sched.h"
 
 /* ---- State ----------------------------------------------------------------------------- */
@@ -55,6 +55,7 @@ struct dbg_bp {
 struct dbg_mod {
     struct loom_module *m;
     uint8_t *at;                     /* [ncode]: EMU_DBG_AT_* */
+    struct emu_inst *code;           /* [ncode]: the program's code, runs cut before marked pcs */
     struct dbg_mod *next;
 };
 
@@ -72,8 +73,10 @@ struct loom_debug {
     struct dbg_mod *mods;
     uint8_t none_at[1];              /* at[] of a launch that is not debugged (never read) */
     struct emu_dbg emu;
-    bool detached;
+    _Atomic bool detached;
     _Atomic bool pause_req;
+    _Atomic bool running;            /* a debugged launch runs (loom_debug_pause may stop it) */
+    _Atomic bool remark_due;         /* breakpoints changed while it ran: remark on the worker */
     /* The launch running (debugged), else g == NULL. */
     struct sched_grid *g;
     const struct emu_launch *L;
@@ -82,7 +85,7 @@ struct loom_debug {
     unsigned nres, res_cap;
     uint64_t next_index, done;
     /* The stop in progress. */
-    bool in_stop;
+    _Atomic bool in_stop;
     struct loom_debug_stop stop;
     struct emu_warp *stop_warp;
     uint32_t stop_pc;
@@ -96,8 +99,12 @@ struct loom_debug {
     unsigned sline;
     bool scuda;
     uint32_t sdepth;
+    uint64_t sfrom;                  /* the position the step began at: it ends at a later one */
     /* A watched write found before its instruction ran (stop after it). */
     struct { bool on; int number; uint64_t addr; unsigned size, lane; uint64_t old; } wp;
+    bool assert_check;               /* a call of __assertfail issued: look after it */
+    const struct emu_cta *assert_cta;/* the CTA whose failed assert stopped already, and its index */
+    uint64_t assert_index;
     /* Going back. */
     enum dbg_mode mode;
     enum loom_debug_action rev;
@@ -116,9 +123,11 @@ struct loom_debug {
     struct dbg_snap { uint64_t base, size; void *copy; } *snap;
     unsigned nsnap, snap_cap;
     bool snap_ok;
+    bool no_going_back;              /* loom_debug_set_going_back(d, false): no copy */
     uint64_t fifo_mark;
     /* Text handed out. */
-    char where_text[512];
+    char where_text[512];            /* the text of where_of's last answer */
+    char stop_text[512];             /* the stop's (kept until on_stop returns) */
     char src_line[1024];
     char *src_file_text;             /* a CUDA file read for loom_debug_source_line */
     size_t src_file_len;
@@ -307,10 +316,17 @@ static unsigned place_in(struct dbg_bp *b, struct loom_module *m)
                 if (file_matches(ir->files[i].path, bp->file)) fidx = (int32_t)ir->files[i].index;
             if (fidx < 0) return 0;
         }
+        /* A CUDA line's code may come in pieces (the compiler interleaves lines): as gdb, the
+         * breakpoint goes to the first piece in each function only. */
+        const struct emu_func *last = NULL;
         for (uint32_t pc = 0; pc < p->ncode; pc++) {
             const struct emu_loc *l = &p->locs[pc];
             bool on = ptx ? l->ptx_line == bp->line : l->cu_line == bp->line && (int32_t)l->cu_file == fidx;
-            if (on && line_start(p, pc, !ptx)) add_place(b, m, pc);
+            if (!on || !line_start(p, pc, !ptx)) continue;
+            const struct emu_func *f = func_at(p, pc);
+            if (!ptx && f == last) continue;
+            last = f;
+            add_place(b, m, pc);
         }
         break;
     }
@@ -346,8 +362,27 @@ static unsigned place_in(struct dbg_bp *b, struct loom_module *m)
     return b->nplaces - before;
 }
 
-/* Marks the at[] bits of every module from the breakpoints and watchpoints. */
-static void remark(struct loom_debug *d)
+/* The debugged dispatch's code: the program's, each chained run cut before the marked pcs
+ * it holds (a run's members hold its remaining length). */
+static void cut_runs(struct dbg_mod *x)
+{
+    const struct emu_program *p = x->m->prog;
+    for (uint32_t pc = 0; pc < p->ncode; pc++) {
+        struct emu_inst *in = &x->code[pc];
+        in->run = p->code[pc].run;
+        for (uint32_t q = pc + 1; q < pc + in->run; q++)
+            if (x->at[q]) {
+                in->run = (uint8_t)(q - pc);
+                break;
+            }
+    }
+}
+
+/* Marks the at[] bits of every module from the breakpoints and watchpoints, and cuts the
+ * debugged code's runs before them. Only the worker running a debugged launch reads them, so
+ * they change only when none runs, while it is stopped, or on it (dbg_issue, when another
+ * thread changed breakpoints meanwhile: remark defers to it). Under d->lock. */
+static void remark_now(struct loom_debug *d)
 {
     bool watching = false;
     for (unsigned i = 0; i < d->nbps; i++)
@@ -355,12 +390,15 @@ static void remark(struct loom_debug *d)
     for (struct dbg_mod *x = d->mods; x; x = x->next) {
         const struct emu_program *p = x->m->prog;
         for (uint32_t pc = 0; pc < p->ncode; pc++) {
-            uint8_t a = 0;
-            if (watching) {
-                const struct ptx_instr *pi = p->locs[pc].ir;
-                if (p->locs[pc].main && pi && (pi->op == PTX_OP_ST || pi->op == PTX_OP_ATOM || pi->op == PTX_OP_RED))
-                    a |= EMU_DBG_AT_STORE;
-            }
+            uint8_t a = p->code[pc].skind == EMU_SK_BAR ? EMU_DBG_AT_ALONE : 0;
+            const struct ptx_instr *pi = p->locs[pc].ir;
+            if (watching && p->locs[pc].main && pi && (pi->op == PTX_OP_ST || pi->op == PTX_OP_ATOM || pi->op == PTX_OP_RED))
+                a |= EMU_DBG_AT_STORE;
+            if (p->locs[pc].main && pi && pi->op == PTX_OP_BRKPT) a |= EMU_DBG_AT_BRKPT;
+            if (p->locs[pc].main && pi && pi->op == PTX_OP_CALL && pi->nops >= 2 && pi->ops[1].kind == PTX_OPND_SYM &&
+                pi->ops[1].sym->kind == PTX_SYM_FUNC && pi->ops[1].sym->func &&
+                strcmp(pi->ops[1].sym->func->name, "__assertfail") == 0)
+                a |= EMU_DBG_AT_ASSERT;
             x->at[pc] = a;
         }
     }
@@ -372,6 +410,17 @@ static void remark(struct loom_debug *d)
             if (x) x->at[b->places[k].pc] |= EMU_DBG_AT_BREAK;
         }
     }
+    for (struct dbg_mod *x = d->mods; x; x = x->next) cut_runs(x);
+}
+
+static void remark(struct loom_debug *d)
+{
+    if (atomic_load(&d->running) && !atomic_load(&d->in_stop)) {
+        atomic_store(&d->remark_due, true);     /* (the worker applies it at its next issue) */
+        atomic_store(&d->emu.every, true);
+        return;
+    }
+    remark_now(d);
 }
 
 void loom_debug_module_loaded(struct loom_debug *d, struct loom_module *m)
@@ -379,8 +428,17 @@ void loom_debug_module_loaded(struct loom_debug *d, struct loom_module *m)
     struct dbg_mod *x = calloc(1, sizeof *x);
     if (!x) return;
     x->m = m;
-    x->at = calloc(m->prog->ncode ? m->prog->ncode : 1, 1);
-    if (!x->at) { free(x); return; }
+    const struct emu_program *p = m->prog;
+    x->at = calloc(p->ncode ? p->ncode : 1, 1);
+    x->code = malloc((p->ncode ? p->ncode : 1) * sizeof *x->code);
+    if (!x->at || !x->code || !emu_program_steps(m->prog)) {
+        free(x->at);
+        free(x->code);
+        free(x);
+        return;
+    }
+    memcpy(x->code, p->code, p->ncode * sizeof *x->code);
+    for (uint32_t pc = 0; pc < p->ncode; pc++) x->code[pc].aux_owned = 0;   /* (the program owns aux) */
     pthread_mutex_lock(&d->lock);
     x->next = d->mods;
     d->mods = x;
@@ -408,6 +466,7 @@ void loom_debug_module_unloading(struct loom_debug *d, struct loom_module *m)
             struct dbg_mod *x = *p;
             *p = x->next;
             free(x->at);
+            free(x->code);
             free(x);
             break;
         }
@@ -461,6 +520,7 @@ void loom_debug_destroy(struct loom_debug *d)
         struct dbg_mod *x = d->mods;
         d->mods = x->next;
         free(x->at);
+        free(x->code);
         free(x);
     }
     snap_free(d);
@@ -784,6 +844,7 @@ static uint32_t warp_pc(struct loom_debug *d, const struct emu_warp *w, unsigned
 {
     if (w == d->stop_warp) return d->stop_pc;
     const struct emu_cta *cta = w->cta;
+    if (!w->done && emu_wait_kind(w) == EMU_WAIT_BARRIER) return w->wait.pc;   /* (as the reports name it) */
     if (cta->steps) {
         const struct steps_warp *sw = &cta->steps->sw[w->id];
         return sw->pc[lane < EMU_WARP_SIZE ? lane : 0];
@@ -810,6 +871,7 @@ struct lane_ctx {
     const struct emu_warp *w;
     unsigned lane;
     const struct emu_func *fn;
+    bool varies;                 /* a name whose value may differ between lanes was read */
 };
 
 /* A register of fn by name: its row and type. */
@@ -880,11 +942,13 @@ static bool lane_lookup(void *ctx, const char *name, struct dbg_val *out, char *
         if (strncmp(name, dims[k], n) == 0 && name[n] == '.' && name[n + 1] >= 'x' && name[n + 1] <= 'z' && !name[n + 2]) {
             unsigned a = (unsigned)(name[n + 1] - 'x');
             out->i = k == 0 ? w->tid[a][l] : k == 1 ? w->cta->ctaid[a] : k == 2 ? L->block[a] : L->grid[a];
+            c->varies |= k == 0;
             return true;
         }
     }
     if (strcmp(name, "warp") == 0) { out->i = w->id; return true; }
-    if (strcmp(name, "lane") == 0) { out->i = l; return true; }
+    if (strcmp(name, "lane") == 0) { out->i = l; c->varies = true; return true; }
+    c->varies = true;                            /* (registers) */
     if (strcmp(name, "$tick") == 0) { out->i = (int64_t)c->d->emu.tick; return true; }
     uint16_t row;
     enum ptx_type t;
@@ -933,6 +997,13 @@ static bool is_focus(const struct loom_debug *d, const struct emu_warp *w, const
     return w->id == warp && same3(block, w->cta->ctaid);
 }
 
+/* Whether the debugged dispatch must call dbg_issue at every issue now. */
+static bool every_now(struct loom_debug *d)
+{
+    return d->mode != RUN_NORMAL || d->step != LOOM_DEBUG_CONTINUE || atomic_load(&d->pause_req) ||
+           atomic_load(&d->remark_due);
+}
+
 static bool can_reverse(struct loom_debug *d, char *err, size_t errlen);
 
 static void step_begin(struct loom_debug *d, enum loom_debug_action a)
@@ -943,6 +1014,7 @@ static void step_begin(struct loom_debug *d, enum loom_debug_action a)
     d->scuda = prog_has_cuda(d->L->prog);
     d->sline = 0;
     d->sdepth = 0;
+    d->sfrom = d->stop_pos;
     struct emu_cta *cta = cta_of(d, d->fblock);
     if (cta && d->swarp < cta->nwarps) {
         const struct emu_warp *w = &cta->warps[d->swarp];
@@ -960,14 +1032,17 @@ static bool can_reverse(struct loom_debug *d, char *err, size_t errlen)
         return false;
     }
     if (!d->snap_ok) {
-        errf(err, errlen, "going back needs a copy of the device memory the launch started with, and there was no "
-             "memory for it");
+        errf(err, errlen, d->no_going_back ? "going back is off (it was off when this launch started)"
+                                           : "going back needs a copy of the device memory the launch started with, "
+                                             "and there was no memory for it");
         return false;
     }
     return true;
 }
 
 bool loom_debug_can_reverse(struct loom_debug *d, char *err, size_t errlen) { return can_reverse(d, err, errlen); }
+
+void loom_debug_set_going_back(struct loom_debug *d, bool on) { d->no_going_back = !on; }
 
 /* After the front end answered: how the launch goes on. w may be NULL (a fault stop, the
  * CTA is over anyway). */
@@ -1000,7 +1075,7 @@ static int apply(struct loom_debug *d, enum loom_debug_action a, struct emu_warp
         d->kill = true;
         return w ? abort_cta(w, pc, "the debugger killed the launch") : EMU_STOP_FAULT;
     }
-    atomic_store(&d->emu.every, d->step != LOOM_DEBUG_CONTINUE || atomic_load(&d->pause_req));
+    atomic_store(&d->emu.every, every_now(d));
     return EMU_CONTINUE;
 }
 
@@ -1023,6 +1098,8 @@ static void fill_stop(struct loom_debug *d, enum loom_debug_reason why, const st
     d->stop_pc = pc;
     d->stop_pos = pos;
     where_of(d, d->lmod->m, pc, &s->where);
+    snprintf(d->stop_text, sizeof d->stop_text, "%s", s->where.text ? s->where.text : "");
+    s->where.text = d->stop_text;
 }
 
 /* Stops: the front end is called, its answer applied. */
@@ -1045,13 +1122,15 @@ static int bp_lane(struct loom_debug *d, const struct dbg_bp *b, const struct em
                    emu_mask active)
 {
     if (!b->cond) return (int)first_lane(active);
-    struct lane_ctx c = { d, w, 0, func_at(w->cta->launch->prog, pc) };
+    struct lane_ctx c = { d, w, 0, func_at(w->cta->launch->prog, pc), false };
     for (emu_mask k = active; k; k &= k - 1) {
         c.lane = (unsigned)__builtin_ctz(k);
+        c.varies = false;
         struct dbg_val v;
         char err[160];
         if (dbg_expr_eval(b->cond, lane_lookup, &c, &v, err, sizeof err) && (v.is_float ? v.f != 0 : v.i != 0))
             return (int)c.lane;
+        if (!c.varies) break;                    /* (the same for every lane: `blockIdx.x == 5 && ...`) */
     }
     return -1;
 }
@@ -1208,6 +1287,13 @@ static int dbg_issue(struct emu_dbg *e, struct emu_warp *w, uint32_t pc, emu_mas
 {
     struct loom_debug *d = of_emu(e);
     uint64_t pos = 2 * (e->tick - 1);
+    if (atomic_load_explicit(&d->remark_due, memory_order_relaxed)) {
+        pthread_mutex_lock(&d->lock);
+        atomic_store(&d->remark_due, false);
+        remark_now(d);
+        pthread_mutex_unlock(&d->lock);
+        atomic_store(&e->every, every_now(d));
+    }
     if (d->detached || !d->L) return EMU_CONTINUE;
     if (d->mode == RUN_SEARCH) {
         if (pos >= d->rev_from) {
@@ -1222,17 +1308,22 @@ static int dbg_issue(struct emu_dbg *e, struct emu_warp *w, uint32_t pc, emu_mas
             d->restart = true;
             return abort_cta(w, pc, "going back");
         }
+        pthread_mutex_lock(&d->lock);
         search_issue(d, w, pc, active, m, pos);
+        pthread_mutex_unlock(&d->lock);
         return EMU_CONTINUE;
     }
     if (d->mode == RUN_TARGET) {
         if (pos == d->target_pos) {
             d->mode = RUN_NORMAL;
-            atomic_store(&e->every, false);
+            atomic_store(&e->every, every_now(d));
             if (d->target_reason == LOOM_STOP_STEP || d->target_reason == LOOM_STOP_BREAKPOINT) {
                 if (d->target_reason == LOOM_STOP_BREAKPOINT) {
                     int lane;
-                    if (bp_hit(d, w, pc, active, &lane)) focus_on(d, w, (unsigned)lane);
+                    pthread_mutex_lock(&d->lock);
+                    bool hit = bp_hit(d, w, pc, active, &lane) != NULL;
+                    pthread_mutex_unlock(&d->lock);
+                    if (hit) focus_on(d, w, (unsigned)lane);
                 }
             } else if (d->target_reason == LOOM_STOP_START) {
                 focus_on(d, w, first_lane(active));
@@ -1243,8 +1334,10 @@ static int dbg_issue(struct emu_dbg *e, struct emu_warp *w, uint32_t pc, emu_mas
         }
         if (pos + 1 == d->target_pos) {          /* a watched write: stop after it (dbg_after) */
             d->mode = RUN_NORMAL;
-            atomic_store(&e->every, false);
+            atomic_store(&e->every, every_now(d));
+            pthread_mutex_lock(&d->lock);
             if (watch_hit(d, w, pc, m)) e->after = true;
+            pthread_mutex_unlock(&d->lock);
         }
         return EMU_CONTINUE;
     }
@@ -1259,36 +1352,73 @@ static int dbg_issue(struct emu_dbg *e, struct emu_warp *w, uint32_t pc, emu_mas
         }
         atomic_store(&d->pause_req, true);
     }
+    if (e->at[pc] & EMU_DBG_AT_BRKPT) {         /* brkpt in the kernel: a breakpoint of its own (number 0) */
+        focus_on(d, w, first_lane(m ? m : active));
+        fill_stop(d, LOOM_STOP_BREAKPOINT, w, pc, pos);
+        return stop_here(d, w, pc);
+    }
+    if ((e->at[pc] & EMU_DBG_AT_ASSERT) && m && !w->cta->asserted) {
+        d->assert_check = true;                 /* a failed assert stops right after the call */
+        e->after = true;
+    }
     if (e->at[pc] & EMU_DBG_AT_BREAK) {
         int lane;
+        pthread_mutex_lock(&d->lock);           /* (a front end may change breakpoints meanwhile) */
         struct dbg_bp *b = bp_hit(d, w, pc, active, &lane);
+        int number = b ? b->number : 0;
+        bool temporary = b && b->bp.temporary;
+        if (b) b->hits++;
+        pthread_mutex_unlock(&d->lock);
         if (b) {
-            b->hits++;
-            int number = b->number;
-            if (b->bp.temporary) loom_debug_delete(d, number);
+            if (temporary) loom_debug_delete(d, number);
             focus_on(d, w, (unsigned)lane);
             fill_stop(d, LOOM_STOP_BREAKPOINT, w, pc, pos);
             d->stop.breakpoint = number;
             return stop_here(d, w, pc);
         }
     }
-    if (d->step != LOOM_DEBUG_CONTINUE && is_focus(d, w, d->sblock, d->swarp) && step_done(d, w, pc)) {
+    if (d->step != LOOM_DEBUG_CONTINUE && pos > d->sfrom && is_focus(d, w, d->sblock, d->swarp) &&
+        step_done(d, w, pc)) {          /* (pos: an entry stop comes before the first issue, at its pos) */
         enum loom_debug_reason why = d->step == LOOM_DEBUG_TO_BARRIER ? LOOM_STOP_BARRIER : LOOM_STOP_STEP;
         fill_stop(d, why, w, pc, pos);
         return stop_here(d, w, pc);
     }
-    if ((e->at[pc] & EMU_DBG_AT_STORE) && watch_hit(d, w, pc, m)) e->after = true;
+    if (e->at[pc] & EMU_DBG_AT_STORE) {
+        pthread_mutex_lock(&d->lock);
+        if (watch_hit(d, w, pc, m)) e->after = true;
+        pthread_mutex_unlock(&d->lock);
+    }
     return EMU_CONTINUE;
 }
 
 static int dbg_after(struct emu_dbg *e, struct emu_warp *w, uint32_t pc)
 {
     struct loom_debug *d = of_emu(e);
+    if (d->assert_check) {
+        d->assert_check = false;
+        struct emu_cta *cta = w->cta;
+        if (cta->asserted && d->mode == RUN_NORMAL) {   /* stop at the failed assert, its state intact */
+            const struct emu_fault *f = &cta->fault_store;
+            focus_on(d, w, f->lane < EMU_WARP_SIZE ? f->lane : 0);
+            fill_stop(d, LOOM_STOP_FAULT, w, pc, 2 * (e->tick - 1) + 1);
+            snprintf(d->fault_text, sizeof d->fault_text, "%s", f->msg);
+            d->stop.fault = LOOM_ERR_ASSERT;
+            d->stop.fault_report = d->fault_text;
+            d->assert_cta = cta;                /* (its end as faulted is not a second stop) */
+            d->assert_index = cta->ctaid[0] + d->L->grid[0] * (cta->ctaid[1] + d->L->grid[1] * cta->ctaid[2]);
+            d->wp.on = false;
+            return stop_here(d, w, pc);
+        }
+    }
     if (!d->wp.on) return EMU_CONTINUE;
     d->wp.on = false;
+    pthread_mutex_lock(&d->lock);
     struct dbg_bp *b = bp_find(d, d->wp.number);
+    struct dbg_bp copy = b ? *b : (struct dbg_bp){ 0 };
+    if (b) b->hits++;
+    pthread_mutex_unlock(&d->lock);
     if (!b) return EMU_CONTINUE;
-    b->hits++;
+    b = &copy;
     focus_on(d, w, d->wp.lane);
     fill_stop(d, LOOM_STOP_WATCH, w, pc, 2 * (e->tick - 1) + 1);
     struct loom_debug_stop *s = &d->stop;
@@ -1304,7 +1434,7 @@ static int dbg_after(struct emu_dbg *e, struct emu_warp *w, uint32_t pc)
 
 /* ---- Running a debugged launch ------------------------------------------------------------ */
 
-struct snap_walk { struct loom_debug *d; bool ok; };
+struct snap_walk { struct loom_debug *d; bool ok; struct dbg_snap *old; unsigned nold; };
 
 static void snap_one(const struct mem_alloc *a, void *ctx)
 {
@@ -1318,18 +1448,28 @@ static void snap_one(const struct mem_alloc *a, void *ctx)
         d->snap = n;
         d->snap_cap = cap;
     }
-    void *copy = malloc(a->size ? a->size : 1);
-    if (!copy) { sw->ok = false; return; }
+    void *copy = NULL;
+    for (unsigned i = 0; i < sw->nold && !copy; i++)   /* (the last launch's copy of it: no new pages) */
+        if (sw->old[i].copy && sw->old[i].size == a->size) {
+            copy = sw->old[i].copy;
+            sw->old[i].copy = NULL;
+        }
+    if (!copy && !(copy = malloc(a->size ? a->size : 1))) { sw->ok = false; return; }
     memcpy(copy, (const void *)(uintptr_t)a->base, a->size);
     d->snap[d->nsnap++] = (struct dbg_snap){ a->base, a->size, copy };
 }
 
+/* Copies the device memory the launch starts with (buffers of the last launch's copy are
+ * reused where sizes match). */
 static void snap_take(struct loom_debug *d)
 {
-    snap_free(d);
-    struct snap_walk sw = { d, true };
-    if (!(d->L->entry->host_uses & EMU_USES_MALLOC)) mem_foreach(d->dev->mem, snap_one, &sw);
-    d->snap_ok = sw.ok;
+    struct snap_walk sw = { d, true, d->snap, d->nsnap };
+    d->snap = NULL;
+    d->nsnap = d->snap_cap = 0;
+    if (!(d->L->entry->host_uses & EMU_USES_MALLOC) && !d->no_going_back) mem_foreach(d->dev->mem, snap_one, &sw);
+    for (unsigned i = 0; i < sw.nold; i++) free(sw.old[i].copy);
+    free(sw.old);
+    d->snap_ok = sw.ok && !d->no_going_back;
     if (!sw.ok) snap_free(d);
 }
 
@@ -1388,7 +1528,9 @@ static void run_pass(struct loom_debug *d, struct sched_grid *g, unsigned max_re
     d->emu.tick = 0;
     d->emu.after = false;
     d->wp.on = false;
-    atomic_store(&d->emu.every, d->mode != RUN_NORMAL || d->step != LOOM_DEBUG_CONTINUE || atomic_load(&d->pause_req));
+    d->assert_check = false;
+    d->assert_cta = NULL;
+    atomic_store(&d->emu.every, every_now(d));
     uint64_t nctas = g->nctas;
     for (unsigned i = 0; i < d->nres; i++) d->res[i].busy = false;
     struct dbg_res *first = admit(d, nctas);
@@ -1416,7 +1558,8 @@ static void run_pass(struct loom_debug *d, struct sched_grid *g, unsigned max_re
             if (st == EMU_CTA_YIELD) { yielded = true; continue; }
             if (st == EMU_CTA_FAULT) {
                 const struct emu_fault *cf = r->cta->fault ? r->cta->fault : &r->cta->fault_store;
-                if (d->mode == RUN_NORMAL && !d->detached) {
+                bool seen = cf->status == LOOM_ERR_ASSERT && d->assert_cta == r->cta && d->assert_index == r->index;
+                if (d->mode == RUN_NORMAL && !d->detached && !seen) {
                     struct emu_warp *w = &r->cta->warps[cf->warp < r->cta->nwarps ? cf->warp : 0];
                     focus_on(d, w, cf->lane < EMU_WARP_SIZE ? cf->lane : 0);
                     fill_stop(d, LOOM_STOP_FAULT, w, cf->pc, 2 * (d->emu.tick ? d->emu.tick - 1 : 0));
@@ -1464,6 +1607,7 @@ static void run_grid(struct sched_grid *g)
         return;
     }
     d->emu.at = d->lmod->at;
+    d->emu.code = d->lmod->code;
     memset(d->fblock, 0, sizeof d->fblock);
     memset(d->fthread, 0, sizeof d->fthread);
     d->step = LOOM_DEBUG_CONTINUE;
@@ -1471,6 +1615,7 @@ static void run_grid(struct sched_grid *g)
     d->restart = d->kill = false;
     snap_take(d);
     d->fifo_mark = emu_host_fifo_mark(dev->host);
+    atomic_store(&d->running, true);
     unsigned max_res = dev->props.multiprocessors > 0 ? (unsigned)dev->props.multiprocessors * 4u : 8u;
     struct emu_fault f;
     bool faulted;
@@ -1489,6 +1634,14 @@ static void run_grid(struct sched_grid *g)
         drop_contexts(d);
     }
     drop_contexts(d);
+    atomic_store(&d->running, false);
+    atomic_store(&d->pause_req, false);
+    if (atomic_load(&d->remark_due)) {
+        pthread_mutex_lock(&d->lock);
+        atomic_store(&d->remark_due, false);
+        remark_now(d);
+        pthread_mutex_unlock(&d->lock);
+    }
     if (faulted) sched_grid_fault(g, &f);
     atomic_store(&g->ctas_run, d->done);
     d->step = LOOM_DEBUG_CONTINUE;
@@ -1506,7 +1659,6 @@ static void run_grid(struct sched_grid *g)
         d->in_stop = false;
         if (a == LOOM_DEBUG_DETACH) d->detached = true;
     }
-    snap_free(d);
     d->kill = false;
     d->g = NULL;
     d->L = NULL;
@@ -1744,7 +1896,7 @@ bool loom_debug_eval(struct loom_debug *d, const char *expr, int64_t *out, bool 
     if (!w) return false;
     struct dbg_expr *e = dbg_expr_parse(expr, NULL, NULL, err, errlen);
     if (!e) return false;
-    struct lane_ctx c = { d, w, lane, focus_func(d, w, lane) };
+    struct lane_ctx c = { d, w, lane, focus_func(d, w, lane), false };
     struct dbg_val v;
     bool ok = dbg_expr_eval(e, lane_lookup, &c, &v, err, errlen);
     dbg_expr_free(e);
@@ -1923,8 +2075,29 @@ const char *loom_debug_source_line(struct loom_debug *d, const char *file, unsig
     return out;
 }
 
-void loom_debug_pause(struct loom_debug *d)
+bool loom_debug_pause(struct loom_debug *d)
 {
+    if (!d || !atomic_load(&d->running) || d->in_stop || d->detached) return false;
     atomic_store(&d->pause_req, true);
     atomic_store(&d->emu.every, true);
+    return true;
 }
+
+unsigned loom_debug_kernels(struct loom_debug *d, const char **names, unsigned max)
+{
+    pthread_mutex_lock(&d->lock);
+    unsigned n = 0;
+    for (struct dbg_mod *x = d->mods; x; x = x->next)
+        for (uint32_t f = 0; f < x->m->ir->nfuncs; f++) {
+            const struct ptx_func *fn = x->m->ir->funcs[f];
+            if (!fn->is_entry || fn->is_decl) continue;
+            if (n < max) names[n] = fn->name;
+            n++;
+        }
+    pthread_mutex_unlock(&d->lock);
+    return n;
+}
+
+void *loom_debug_ctx(struct loom_debug *d) { return d ? d->cfg.ctx : NULL; }
+
+const struct loom_kernel *loom_debug_kernel(struct loom_debug *d) { return d && d->g ? d->g->k : NULL; }
