@@ -117,3 +117,9 @@ tests_observe_report_json_SOURCES = tests/observe/report_json.c
 tests_observe_report_json_LDADD = libloom.la
 TESTS += tests/observe/report.sh
 EXTRA_DIST += tests/observe
+# debug/prompt.c, cli/loom_cmd_debug.c: the debugger's prompt -- scripted scenarios (batch files
+# and their exact transcripts) under loom debug, CUDA programs under loom exec --debug (skipped
+# without nvcc), and the prompt on a terminal typed through tmux (skipped without tmux)
+TESTS += tests/debug/run.sh tests/debug/exec.sh tests/debug/tmux.sh
+EXTRA_DIST += tests/debug
+CLEANFILES += tests/debug/bin/*

@@ -8,7 +8,7 @@ _loom()
     local loom=${COMP_WORDS[0]}
     COMPREPLY=()
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W "check info run exec help --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "check info run exec debug help --help --version" -- "$cur"))
         return
     fi
     case $prev in
@@ -17,6 +17,11 @@ _loom()
         return ;;
     --dump-ptx)
         COMPREPLY=($(compgen -d -- "$cur"))
+        return ;;
+    --batch)
+        COMPREPLY=($(compgen -f -- "$cur"))
+        return ;;
+    -ex)
         return ;;
     --trace)
         COMPREPLY=($(compgen -f -X '!*.json' -- "$cur") $(compgen -d -S / -- "$cur"))
@@ -36,7 +41,7 @@ _loom()
         return ;;
     esac
     if [ "$cmd" = help ]; then
-        COMPREPLY=($(compgen -W "check info run exec" -- "$cur"))
+        COMPREPLY=($(compgen -W "check info run exec debug" -- "$cur"))
         return
     fi
     if [[ $cur == -* ]]; then
@@ -44,7 +49,7 @@ _loom()
         return
     fi
     case $cmd in
-    run|check)
+    run|check|debug)
         COMPREPLY=($(compgen -f -X '!*.ptx' -- "$cur") $(compgen -d -S / -- "$cur"))
         compopt -o nospace 2>/dev/null ;;
     exec)
