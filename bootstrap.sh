@@ -12,7 +12,7 @@
 set -euo pipefail
 
 packages=(build-essential autoconf automake libtool pkg-config libhwloc-dev libffi-dev check
-          libzstd-dev liblz4-dev python3 tmux)
+          libzstd-dev liblz4-dev libreadline-dev python3 tmux)
 
 deps=yes build=yes
 for arg in "$@"; do

@@ -39,6 +39,7 @@ static void usage(FILE *out)
           "                 [--deterministic] [--no-check]\n"
           "                 [--initcheck] [--racecheck] [--device PRESET] [--timeout S] [--simt POLICY]\n"
           "                 [--trace FILE.json] [--trace-cap N] [--trace-warps]\n"
+          "                 [--debug [--batch FILE] [-ex COMMAND]...]\n"
           "                 PROGRAM [ARGS...]\n"
           "(loom help exec describes the options)\n", out);
 }
@@ -406,9 +407,68 @@ static int exec_policies(const char *prog, char **args, struct exec_obs *obs)
     return status;
 }
 
+/* --debug [--batch FILE] [-ex CMD]...: the program's runtime makes the prompt's debugger
+ * (runtime/rt_state.c) from LOOM_DEBUG, LOOM_DEBUG_BATCH (an absolute path) and LOOM_DEBUG_EX
+ * (the commands, one a line). */
+struct exec_debug {
+    bool on;
+    const char *batch;
+    char *ex;                           /* the -ex commands joined by newlines */
+    size_t exlen;
+};
+
+static bool add_ex(struct exec_debug *dbg, const char *cmd)
+{
+    if (strchr(cmd, '\n')) {
+        fprintf(stderr, "loom exec: -ex takes one command, without a newline\n");
+        return false;
+    }
+    size_t n = strlen(cmd);
+    char *grown = realloc(dbg->ex, dbg->exlen + n + 2);
+    if (!grown)
+        return false;
+    dbg->ex = grown;
+    if (dbg->exlen)
+        dbg->ex[dbg->exlen++] = '\n';
+    memcpy(dbg->ex + dbg->exlen, cmd, n + 1);
+    dbg->exlen += n;
+    return true;
+}
+
+/* Checks the debugger's options against the others and passes them to the program. */
+static int debug_env(struct exec_debug *dbg, const struct exec_obs *obs)
+{
+    if (!dbg->on) {
+        if (dbg->batch || dbg->ex) {
+            fprintf(stderr, "loom exec: --batch and -ex need --debug\n");
+            return 2;
+        }
+        return 0;
+    }
+    if (obs->npolicies > 1 || obs->report) {
+        fprintf(stderr, "loom exec: --debug runs the program once: not with --report or several --simt policies\n");
+        return 2;
+    }
+    char abs[PATH_MAX];
+    if (dbg->batch) {
+        FILE *f = fopen(dbg->batch, "r");
+        if (!f || !realpath(dbg->batch, abs)) {
+            fprintf(stderr, "loom exec: cannot read the batch file '%s': %s\n", dbg->batch, strerror(errno));
+            if (f) fclose(f);
+            return 2;
+        }
+        fclose(f);
+    }
+    if (set_env("LOOM_DEBUG", "1") || (dbg->batch && set_env("LOOM_DEBUG_BATCH", abs)) ||
+        (dbg->ex && set_env("LOOM_DEBUG_EX", dbg->ex)))
+        return 2;
+    return 0;
+}
+
 int loom_cmd_exec(int argc, char **argv)
 {
     struct exec_obs obs = { 0 };
+    struct exec_debug dbg = { 0 };
     int i = 1;
     bool traced = false, trace_extra = false;
     for (; i < argc && argv[i][0] == '-'; i++) {
@@ -440,6 +500,21 @@ int loom_cmd_exec(int argc, char **argv)
         } else if (strncmp(a, "--stats=", 8) == 0) {
             fprintf(stderr, "loom exec: --stats takes no value, =brief, =launches or =json FILE, not '%s'\n", a + 8);
             return 2;
+        } else if (strcmp(a, "--debug") == 0) {
+            dbg.on = true;
+        } else if ((v = option_value(argc, argv, &i, "--batch"))) {
+            if (!*v) {
+                fprintf(stderr, "loom exec: --batch needs a file name\n");
+                return 2;
+            }
+            dbg.batch = v;
+        } else if (strcmp(a, "-ex") == 0) {
+            if (i + 1 >= argc)
+                fprintf(stderr, "loom exec: -ex needs a command\n");
+            if (i + 1 >= argc || !add_ex(&dbg, argv[++i])) {
+                free(dbg.ex);
+                return 2;
+            }
         } else if (strcmp(a, "--deterministic") == 0) {
             if (set_env("LOOM_DETERMINISTIC", "1"))
                 return 2;
@@ -577,6 +652,10 @@ int loom_cmd_exec(int argc, char **argv)
         return 2;
     }
     const char *prog = argv[i];
+    int drc = debug_env(&dbg, &obs);
+    free(dbg.ex);
+    if (drc)
+        return drc;
 
     char rt_dir[PATH_MAX], lib_dir[PATH_MAX];
     if (!find_runtime(rt_dir, lib_dir, sizeof rt_dir)) {

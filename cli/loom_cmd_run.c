@@ -137,13 +137,16 @@ struct run_opts {
     unsigned nargs;
 };
 
+/* The command whose messages these are: "run", or loom_cmd_run_debug's caller ("debug"). */
+static const char *run_name = "run";
+
 /* Prints "loom run: ..." on stderr as one line. */
 static void run_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void run_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("loom run: ", stderr);
+    fprintf(stderr, "loom %s: ", run_name);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
@@ -155,7 +158,7 @@ static void arg_error(const struct run_arg *a, unsigned i, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "loom run: argument %u '%s': ", i + 1, a->text);
+    fprintf(stderr, "loom %s: argument %u '%s': ", run_name, i + 1, a->text);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
@@ -1032,8 +1035,10 @@ static int run_one(struct run_opts *o, const char *simt, unsigned nth, FILE *jso
     }
     int rc = RUN_USAGE_ERROR;
     struct loom_module *mod = NULL;
-    /* Ctrl-C during the kernel stops it with a report of where every warp is. */
-    loom_device_catch_sigint(dev);
+    /* Ctrl-C during the kernel stops it with a report of where every warp is (under the
+     * debugger's prompt it pauses the kernel instead: debug/prompt.c) */
+    if (!run_debugger)
+        loom_device_catch_sigint(dev);
     void **params = NULL;
     FILE *probe = fopen(o->file, "rb");
     if (!probe) {
@@ -1208,6 +1213,7 @@ static int run(struct run_opts *o)
  * touching a file or a device. Returns 0 to run, -1 after --help, or an exit status. */
 static int run_parse(int argc, char **argv, struct run_opts *o)
 {
+    run_name = argc > 0 && argv[0] && strcmp(argv[0], "debug") == 0 ? "debug" : "run";
     int rc = parse_options(argc, argv, o);
     for (unsigned i = 0; rc == 0 && i < o->nargs; i++)
         if (!parse_arg(&o->args[i], i))

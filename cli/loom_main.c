@@ -1,5 +1,5 @@
 /* loom_main.c -- the `loom` command: --help, --version, `help COMMAND`, and dispatch to the
- * subcommands check, info, run, exec and dap (cli/loom_cli.h). */
+ * subcommands check, info, run, exec, debug and dap (cli/loom_cli.h). */
 #include "config.h"
 
 #include <stdio.h>
@@ -124,6 +124,12 @@ static const char exec_usage[] =
     "                   sbi, swi, sbi+swi (docs/SIMT.md)\n"
     "  --dump-ptx DIR   write each PTX image the program loads to DIR  LOOM_DUMP_PTX=DIR\n"
     "                   under the name that reports cite\n"
+    "  --debug          run under the debugger's (loom) prompt, as     LOOM_DEBUG=1\n"
+    "                   loom debug does (help debug)\n"
+    "  --batch FILE     with --debug: the debugger's commands from     LOOM_DEBUG_BATCH=FILE\n"
+    "                   FILE, then the session ends\n"
+    "  -ex COMMAND      with --debug: a debugger command to run first\n"
+    "                   (repeatable)\n"
     "  -q, --quiet      no progress line for kernels that run for      LOOM_QUIET=1\n"
     "                   2 s or more (shown only on a terminal)\n"
     "  --trace FILE     write a Chrome trace (JSON) of the run at exit: LOOM_TRACE=FILE\n"
@@ -143,6 +149,28 @@ static const char exec_usage[] =
     "Ctrl-C stops a running kernel and shows where each warp is (a second Ctrl-C ends\n"
     "the program). LOOM_LOG=1 traces the CUDA calls the program makes.\n"
     "Example:  loom exec --stats ./vector_add 1000000\n";
+
+static const char debug_usage[] =
+    "usage: loom debug FILE.ptx [loom run's options and arguments] [--batch FILE] [-ex COMMAND]...\n"
+    "\n"
+    "Runs a kernel as loom run does, under a gdb-like debugger: a (loom) prompt with line\n"
+    "editing and history; breakpoints on PTX and CUDA lines (-lineinfo), kernels, functions and\n"
+    "labels, with conditions on blocks, threads and registers; stepping by instruction or line,\n"
+    "over calls, to a barrier, and backwards (reverse-step, reverse-continue); registers by\n"
+    "their PTX names, per lane; memory of every space; watchpoints naming the lane that wrote;\n"
+    "a stop at the faulting instruction of any fault; cuda-gdb's focus commands (cuda block\n"
+    "(1,0,0) thread (33,0,0)). 'help' at the prompt lists the commands; docs/DEBUGGING.md walks\n"
+    "through a session. Under the debugger the kernel runs deterministically on one worker.\n"
+    "\n"
+    "  --batch FILE     run the commands of FILE (each echoed after the prompt), then end the\n"
+    "                   session, killing a kernel still stopped (gdb's -batch)\n"
+    "  -ex COMMAND      run COMMAND first, before the batch file's (repeatable)\n"
+    "\n"
+    "Example:  loom debug saxpy.ptx --grid 4 --block 256 s32:1000 f32:2 in:f32:1000=iota \\\n"
+    "              'inout:f32:1000=zero>y.out' -ex 'break saxpy.cu:7' -ex run\n"
+    "\n"
+    "Exit status: loom run's (0 when the kernel completed, 1 when it faulted, 130 when it was\n"
+    "killed or the session quit while it ran, 2 for a wrong command line).\n";
 
 static const char dap_usage[] =
     "usage: loom dap [--log FILE]\n"
@@ -170,6 +198,7 @@ static const struct loom_command commands[] = {
      info_usage},
     {"run", loom_cmd_run, "run one PTX kernel with arguments from the command line", run_usage},
     {"exec", loom_cmd_exec, "run an unmodified CUDA program (nvcc --cudart shared)", exec_usage},
+    {"debug", loom_cmd_debug, "debug a PTX kernel at a gdb-like prompt", debug_usage},
     {"dap", loom_cmd_dap, "debug kernels from an editor (Debug Adapter Protocol on stdio)", dap_usage},
 };
 

@@ -238,7 +238,7 @@ static const char *ptx_line_text(struct loom_module *m, unsigned line, char *buf
 static void where_of(struct loom_debug *d, struct loom_module *m, uint32_t pc, struct loom_debug_where *out)
 {
     memset(out, 0, sizeof *out);
-    const struct emu_program *p = m->prog;
+    const struct emu_program *p = m->dprog;
     if (pc >= p->ncode) return;
     const struct emu_loc *l = &p->locs[pc];
     out->pc = pc;
@@ -324,7 +324,7 @@ static bool line_start(const struct emu_program *p, uint32_t pc, bool cuda)
 /* Places b in module m; returns how many places it found there. */
 static unsigned place_in(struct dbg_bp *b, struct loom_module *m)
 {
-    const struct emu_program *p = m->prog;
+    const struct emu_program *p = m->dprog;
     const struct ptx_module *ir = m->ir;
     unsigned before = b->nplaces;
     const struct loom_debug_bp *bp = &b->bp;
@@ -391,7 +391,7 @@ static unsigned place_in(struct dbg_bp *b, struct loom_module *m)
  * it holds (a run's members hold its remaining length). */
 static void cut_runs(struct dbg_mod *x)
 {
-    const struct emu_program *p = x->m->prog;
+    const struct emu_program *p = x->m->dprog;
     for (uint32_t pc = 0; pc < p->ncode; pc++) {
         struct emu_inst *in = &x->code[pc];
         in->run = p->code[pc].run;
@@ -413,7 +413,7 @@ static void remark_now(struct loom_debug *d)
     for (unsigned i = 0; i < d->nbps; i++)
         if (d->bps[i]->watch && d->bps[i]->enabled) watching = true;
     for (struct dbg_mod *x = d->mods; x; x = x->next) {
-        const struct emu_program *p = x->m->prog;
+        const struct emu_program *p = x->m->dprog;
         for (uint32_t pc = 0; pc < p->ncode; pc++) {
             uint8_t a = p->code[pc].skind == EMU_SK_BAR ? EMU_DBG_AT_ALONE : 0;
             const struct ptx_instr *pi = p->locs[pc].ir;
@@ -453,10 +453,10 @@ void loom_debug_module_loaded(struct loom_debug *d, struct loom_module *m)
     struct dbg_mod *x = calloc(1, sizeof *x);
     if (!x) return;
     x->m = m;
-    const struct emu_program *p = m->prog;
+    const struct emu_program *p = m->dprog;
     x->at = calloc(p->ncode ? p->ncode : 1, 1);
     x->code = malloc((p->ncode ? p->ncode : 1) * sizeof *x->code);
-    if (!x->at || !x->code || !emu_program_steps(m->prog)) {
+    if (!x->at || !x->code || !emu_program_steps(m->dprog)) {
         free(x->at);
         free(x->code);
         free(x);
@@ -1014,6 +1014,20 @@ static bool is_focus(const struct loom_debug *d, const struct emu_warp *w, const
     return w->id == warp && same3(block, w->cta->ctaid);
 }
 
+/* The search for where to go back to is over (it reached the position going back began
+ * at, or the launch's end): run again, to what it found, or to the start. */
+static void search_done(struct loom_debug *d)
+{
+    d->mode = RUN_TARGET;
+    d->target_pos = d->found ? d->found_pos : 0;
+    d->target_reason = !d->found                               ? LOOM_STOP_START
+                       : d->rev == LOOM_DEBUG_REVERSE_CONTINUE ? (d->target_pos & 1 ? LOOM_STOP_WATCH
+                                                                                    : LOOM_STOP_BREAKPOINT)
+                                                               : LOOM_STOP_STEP;
+    d->target_bp = d->found_bp;
+    d->restart = true;
+}
+
 /* Whether the debugged dispatch must call dbg_issue at every issue now. */
 static bool every_now(struct loom_debug *d)
 {
@@ -1061,6 +1075,21 @@ bool loom_debug_can_reverse(struct loom_debug *d, char *err, size_t errlen) { re
 
 void loom_debug_set_going_back(struct loom_debug *d, bool on) { d->no_going_back = !on; }
 
+/* Going back from position `from`: the launch runs again from its start, searching. */
+static void go_back(struct loom_debug *d, enum loom_debug_action a, uint64_t from)
+{
+    d->rev = a;
+    d->rev_from = from;
+    memcpy(d->rblock, d->fblock, sizeof d->rblock);
+    d->rwarp = linear_thread(d->L, d->fthread) / EMU_WARP_SIZE;
+    d->mode = RUN_SEARCH;
+    d->found = false;
+    d->found_bp = 0;
+    d->rs_seen = false;
+    d->restart = true;
+    atomic_store(&d->emu.every, true);
+}
+
 /* After the front end answered: how the launch goes on. w may be NULL (a fault stop, the
  * CTA is over anyway). */
 static int apply(struct loom_debug *d, enum loom_debug_action a, struct emu_warp *w, uint32_t pc)
@@ -1074,16 +1103,7 @@ static int apply(struct loom_debug *d, enum loom_debug_action a, struct emu_warp
         break;
     case LOOM_DEBUG_REVERSE_STEPI: case LOOM_DEBUG_REVERSE_STEP: case LOOM_DEBUG_REVERSE_CONTINUE:
         if (!can_reverse(d, NULL, 0)) break;
-        d->rev = a;
-        d->rev_from = d->stop_pos;
-        memcpy(d->rblock, d->fblock, sizeof d->rblock);
-        d->rwarp = linear_thread(d->L, d->fthread) / EMU_WARP_SIZE;
-        d->mode = RUN_SEARCH;
-        d->found = false;
-        d->found_bp = 0;
-        d->rs_seen = false;
-        d->restart = true;
-        atomic_store(&d->emu.every, true);
+        go_back(d, a, d->stop_pos);
         return w ? abort_cta(w, pc, "going back") : EMU_STOP_FAULT;
     case LOOM_DEBUG_DETACH:
         d->detached = true;
@@ -1324,16 +1344,8 @@ static int dbg_issue(struct emu_dbg *e, struct emu_warp *w, uint32_t pc, emu_mas
     }
     if (d->detached || !d->L) return EMU_CONTINUE;
     if (d->mode == RUN_SEARCH) {
-        if (pos >= d->rev_from) {
-            /* searched up to where going back began: run again, to what was found */
-            d->mode = RUN_TARGET;
-            d->target_pos = d->found ? d->found_pos : 0;
-            d->target_reason = !d->found                                  ? LOOM_STOP_START
-                               : d->rev == LOOM_DEBUG_REVERSE_CONTINUE
-                                   ? (d->target_pos & 1 ? LOOM_STOP_WATCH : LOOM_STOP_BREAKPOINT)
-                                   : LOOM_STOP_STEP;
-            d->target_bp = d->found_bp;
-            d->restart = true;
+        if (pos >= d->rev_from) {                /* searched up to where going back began */
+            search_done(d);
             return abort_cta(w, pc, "going back");
         }
         pthread_mutex_lock(&d->lock);
@@ -1605,6 +1617,32 @@ static void run_pass(struct loom_debug *d, struct sched_grid *g, unsigned max_re
     }
 }
 
+/* The launch is over (stop_at_exit): the front end may go back from its end. */
+static void exit_stop(struct loom_debug *d, struct sched_grid *g, const struct emu_fault *f)
+{
+    show_output(d);
+    memset(&d->stop, 0, sizeof d->stop);
+    d->stop.reason = LOOM_STOP_EXIT;
+    d->stop.kernel = g->L.entry->ir->name;
+    d->stop.launch = g->L.gridid;
+    d->stop.fault = f ? (enum loom_status)f->status : LOOM_OK;
+    snprintf(d->fault_text, sizeof d->fault_text, "%s", f ? f->msg : "");
+    d->stop.fault_report = f ? d->fault_text : NULL;
+    d->stop.tick = d->emu.tick;
+    d->stop_pos = 2 * d->emu.tick;
+    enum loom_debug_action a;
+    do {
+        d->in_stop = true;
+        a = d->cfg.on_stop(d, &d->stop, d->cfg.ctx);
+        d->in_stop = false;
+    } while ((a == LOOM_DEBUG_REVERSE_STEPI || a == LOOM_DEBUG_REVERSE_STEP || a == LOOM_DEBUG_REVERSE_CONTINUE) &&
+             !can_reverse(d, NULL, 0));
+    if (a == LOOM_DEBUG_REVERSE_STEPI || a == LOOM_DEBUG_REVERSE_STEP || a == LOOM_DEBUG_REVERSE_CONTINUE)
+        go_back(d, a, d->stop_pos);
+    else if (a == LOOM_DEBUG_DETACH)
+        d->detached = true;
+}
+
 static void run_grid(struct sched_grid *g)
 {
     struct loom_debug *d = g->run_alone_ctx;
@@ -1643,6 +1681,9 @@ static void run_grid(struct sched_grid *g)
             faulted = true;
             break;
         }
+        if (!d->restart && d->mode == RUN_SEARCH) search_done(d);   /* (going back from the end) */
+        if (!d->restart && d->mode == RUN_NORMAL && d->cfg.stop_at_exit && !d->detached)
+            exit_stop(d, g, faulted ? &f : NULL);
         if (!d->restart) break;
         d->restart = false;                     /* going back: the launch again from its start */
         snap_restore(d);
@@ -1666,18 +1707,6 @@ static void run_grid(struct sched_grid *g)
     d->step = LOOM_DEBUG_CONTINUE;
     d->mode = RUN_NORMAL;
     atomic_store(&d->emu.every, false);
-    if (d->cfg.stop_at_exit && !d->detached && !d->kill) {
-        memset(&d->stop, 0, sizeof d->stop);
-        d->stop.reason = LOOM_STOP_EXIT;
-        d->stop.kernel = g->L.entry->ir->name;
-        d->stop.launch = g->L.gridid;
-        d->stop.fault = faulted ? (enum loom_status)f.status : LOOM_OK;
-        d->stop.fault_report = faulted ? f.msg : NULL;
-        d->in_stop = true;
-        enum loom_debug_action a = d->cfg.on_stop(d, &d->stop, d->cfg.ctx);
-        d->in_stop = false;
-        if (a == LOOM_DEBUG_DETACH) d->detached = true;
-    }
     d->kill = false;
     d->g = NULL;
     d->L = NULL;
@@ -1687,6 +1716,9 @@ static void run_grid(struct sched_grid *g)
 void loom_debug_launch_made(struct loom_debug *d, struct sched_grid *g)
 {
     if (!attached(d, g)) return;
+    const struct loom_module *m = g->k->mod;     /* the plain decode of the module (debug_int.h) */
+    g->L.prog = m->dprog;
+    g->L.entry = &m->dprog->funcs[g->k->fn - m->prog->funcs];
     g->run_alone = run_grid;
     g->run_alone_ctx = d;
     g->L.dbg = &d->emu;

@@ -17,7 +17,8 @@ void loom_debug_module_loaded(struct loom_debug *d, struct loom_module *m);
 /* A module goes away: breakpoints placed in it become pending again. */
 void loom_debug_module_unloading(struct loom_debug *d, struct loom_module *m);
 /* A launch is being made: when d attaches to its kernel, g runs debugged (g->run_alone and
- * g->L.dbg set). */
+ * g->L.dbg set), on the module's plain decode (loom_module.dprog, which a debugger's device
+ * makes beside the usual one). Launches of other kernels run the usual one. */
 void loom_debug_launch_made(struct loom_debug *d, struct sched_grid *g);
 
 #endif

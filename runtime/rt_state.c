@@ -11,6 +11,7 @@
 
 #include "runtime/rt_driver.h"
 #include "runtime/rt_internal.h"
+#include "loom/debug.h"
 
 struct rt_state rt = {
     .lock = PTHREAD_MUTEX_INITIALIZER,
@@ -204,10 +205,46 @@ static void in_forked_child(void)
     forked_child = true;
 }
 
+/* loom exec --debug (LOOM_DEBUG=1): the device is debugged at the gdb-like prompt of
+ * loom/debug.h, with the commands of LOOM_DEBUG_BATCH (a file) and LOOM_DEBUG_EX (one a line)
+ * first. NULL when not asked for; exits when it cannot be made. */
+static struct loom_debug *make_debugger(void)
+{
+    if (!env_flag("LOOM_DEBUG"))
+        return NULL;
+    const char *batch = getenv("LOOM_DEBUG_BATCH"), *ex = getenv("LOOM_DEBUG_EX");
+    char *list = ex && *ex ? strdup(ex) : NULL;
+    const char *cmds[256];
+    unsigned n = 0;
+    char *save = NULL;
+    for (char *c = list ? strtok_r(list, "\n", &save) : NULL; c && n < 256; c = strtok_r(NULL, "\n", &save))
+        cmds[n++] = c;
+    struct loom_debug_prompt_config pc = { .batch = batch && *batch ? batch : NULL, .ex = cmds, .nex = n };
+    struct loom_debug *d = NULL;
+    enum loom_status s = loom_debug_prompt_create(&pc, &d);
+    free(list);
+    if (s != LOOM_OK) {
+        if (s == LOOM_ERR_IO)
+            fprintf(stderr, "loom: cannot read the debugger's batch file '%s': %s\n", batch, strerror(errno));
+        else
+            fprintf(stderr, "loom: cannot start the debugger: %s\n", loom_status_string(s));
+        exit(2);
+    }
+    return d;
+}
+
+/* At exit, after exit_hook: how the program ended, then the prompt until quit. */
+static void debug_end(int status, void *d)
+{
+    loom_debug_prompt_end(d, status);
+}
+
 /* Creates the device; runs once. */
 static void init_device(void)
 {
     struct loom_device_config cfg = { 0 };
+    struct loom_debug *debugger = make_debugger();
+    cfg.debugger = debugger;
     const char *w = getenv("LOOM_WORKERS");
     if (w && *w)
         cfg.workers = (unsigned)strtoul(w, NULL, 10);
@@ -223,8 +260,8 @@ static void init_device(void)
     const char *ec = getenv("LOOM_ERROR_EXITCODE"), *pl = getenv("LOOM_PRINT_LIMIT");
     rt.error_exitcode = ec && *ec ? atoi(ec) : 0;
     rt.print_limit = pl && *pl ? (unsigned)strtoul(pl, NULL, 10) : 0;
-    cfg.progress = isatty(STDERR_FILENO);   /* (LOOM_QUIET=1 turns it off) */
-    cfg.watchdog_s = 60;                    /* (LOOM_WATCHDOG overrides) */
+    cfg.progress = isatty(STDERR_FILENO) && !debugger;   /* (LOOM_QUIET=1 turns it off) */
+    cfg.watchdog_s = debugger ? 0 : 60;                 /* (LOOM_WATCHDOG overrides) */
     const char *t = getenv("LOOM_TIMEOUT");
     if (t && *t)
         cfg.timeout_s = strtod(t, NULL);
@@ -247,10 +284,15 @@ static void init_device(void)
     struct sigaction old;
     if (sigaction(SIGINT, NULL, &old) == 0 && old.sa_handler == SIG_DFL && !(old.sa_flags & SA_SIGINFO))
         loom_device_catch_sigint(rt.dev);
+    if (debugger)
+        on_exit(debug_end, debugger);   /* (registered first: runs after exit_hook) */
     atexit(exit_hook);
     pthread_atfork(NULL, NULL, in_forked_child);
     rt_log("device created: %s, compute capability %d.%d, %d SMs", rt.props.name, rt.props.cc_major,
            rt.props.cc_minor, rt.props.multiprocessors);
+    /* the commands before the program's first kernel (break ..., run); quit ends it here */
+    if (debugger && !loom_debug_prompt_begin(debugger))
+        exit(0);
 }
 
 /* Takes the calling thread's shared hold on the device against cudaDeviceReset, unless

@@ -621,8 +621,9 @@ enum loom_status loom_module_load_text(struct loom_device *dev, const char *text
     enum loom_status st = alloc_globals(m);
     if (st == LOOM_OK) {
         struct emu_symbols syms = { .ctx = m, .global_addr = module_global_addr };
-        m->prog = emu_program_build_plain(ir, &syms, &dg, dev->cfg.debugger != NULL);
-        if (!m->prog) {
+        m->prog = emu_program_build(ir, &syms, &dg);
+        if (m->prog && dev->cfg.debugger) m->dprog = emu_program_build_plain(ir, &syms, &dg, true);
+        if (!m->prog || (dev->cfg.debugger && !m->dprog)) {
             diags_to_error(&dg);
             st = LOOM_ERR_UNSUPPORTED;
         }
@@ -676,6 +677,7 @@ void loom_module_unload(struct loom_module *mod)
     free(mod->global_syms);
     free(mod->global_addrs);
     emu_program_free(mod->prog);
+    emu_program_free(mod->dprog);
     ptx_module_free(mod->ir);
     free(mod->text);
     free(mod->line_off);

@@ -219,6 +219,8 @@ struct loom_module {
     struct loom_device *dev;
     struct ptx_module *ir;
     struct emu_program *prog;
+    struct emu_program *dprog;      /* a debugger's device: the module decoded plain (no folding, no
+                                     * fusion) for the launches it attaches to (debug/debug.c) */
     unsigned nkernels;
     struct loom_kernel *kernels;
     unsigned nglobals;

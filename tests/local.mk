@@ -117,6 +117,12 @@ tests_observe_report_json_SOURCES = tests/observe/report_json.c
 tests_observe_report_json_LDADD = libloom.la
 TESTS += tests/observe/report.sh
 EXTRA_DIST += tests/observe
+# debug/prompt.c, cli/loom_cmd_debug.c: the debugger's prompt -- scripted scenarios (batch files
+# and their exact transcripts) under loom debug, CUDA programs under loom exec --debug (skipped
+# without nvcc), and the prompt on a terminal typed through tmux (skipped without tmux)
+TESTS += tests/debug/run.sh tests/debug/exec.sh tests/debug/tmux.sh
+EXTRA_DIST += tests/debug
+CLEANFILES += tests/debug/bin/*
 # cli/loom_cmd_dap.c: `loom dap` driven by a small DAP client as an editor drives it (issue 18):
 # breakpoints, threads, stack, scopes, variables, steps forward and back, watch, fault, detach,
 # malformed messages

@@ -8,7 +8,7 @@ _loom()
     local loom=${COMP_WORDS[0]}
     COMPREPLY=()
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W "check info run exec dap help --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "check info run exec debug dap help --help --version" -- "$cur"))
         return
     fi
     case $prev in
@@ -20,6 +20,11 @@ _loom()
         return ;;
     --log)
         COMPREPLY=($(compgen -f -- "$cur"))
+        return ;;
+    --batch)
+        COMPREPLY=($(compgen -f -- "$cur"))
+        return ;;
+    -ex)
         return ;;
     --trace)
         COMPREPLY=($(compgen -f -X '!*.json' -- "$cur") $(compgen -d -S / -- "$cur"))
@@ -39,7 +44,7 @@ _loom()
         return ;;
     esac
     if [ "$cmd" = help ]; then
-        COMPREPLY=($(compgen -W "check info run exec dap" -- "$cur"))
+        COMPREPLY=($(compgen -W "check info run exec debug dap" -- "$cur"))
         return
     fi
     if [[ $cur == -* ]]; then
@@ -47,7 +52,7 @@ _loom()
         return
     fi
     case $cmd in
-    run|check)
+    run|check|debug)
         COMPREPLY=($(compgen -f -X '!*.ptx' -- "$cur") $(compgen -d -S / -- "$cur"))
         compopt -o nospace 2>/dev/null ;;
     exec)

@@ -2,10 +2,11 @@
  * step a warp, read its registers, predicates and memory, and go back in time.
  *
  * A debugger is made first and handed to the device in loom_device_config.debugger. Such a
- * device runs one worker with the deterministic schedule, and decodes its modules without
- * folding and fusion, so that every PTX instruction runs and every register keeps its own
- * value. Launches of the kernels it attaches to (loom_debug_config.kernel, or all) run one
- * instruction at a time through the debugged dispatch; others run as usual.
+ * device runs one worker with the deterministic schedule, and decodes each module twice: as
+ * usual, and without folding and fusion, so that every PTX instruction runs and every
+ * register keeps its own value. Launches of the kernels it attaches to
+ * (loom_debug_config.kernel, or all) run the second through the debugged dispatch; others
+ * run as on any device.
  *
  * When something stops a debugged launch, the worker running it calls the front end's
  * on_stop callback with the stop and waits for its answer: every warp of the launch stands

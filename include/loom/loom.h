@@ -97,8 +97,9 @@ struct loom_device_config {
     bool trace_warps;            /* per-warp slices and events in the trace (every instruction is then
                                   * observed, as with counters) */
     struct loom_debug *debugger; /* debug this device's launches (loom/debug.h): one worker, the
-                                  * deterministic schedule, modules decoded without folding and
-                                  * fusion; NULL = none. A debugger serves one device at a time */
+                                  * deterministic schedule; the launches it attaches to run a
+                                  * decode of their module without folding and fusion; NULL =
+                                  * none. A debugger serves one device at a time */
 };
 
 /* Properties of the emulated GPU, as the CUDA runtime reports them. */

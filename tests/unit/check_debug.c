@@ -781,6 +781,56 @@ START_TEST(test_printf_at_stops)
 }
 END_TEST
 
+/* Attached to one kernel (by the function part of its demangled name): launches of the
+ * others run as on any device (their usual decode) and never stop. */
+START_TEST(test_attach_one)
+{
+    struct loom_debug_config cfg = { .kernel = "smem", .stop_at_entry = true };
+    struct script sc = { 0 };
+    struct run r;
+    open_run(&r, &sc, &cfg, NULL);
+    set_break(&r, "core.cu", 16, NULL);          /* in fill, which is not attached */
+    launch(&r, "_Z4fillPii", 2, 64, 100);
+    ck_assert_int_eq(r.st, LOOM_OK);
+    check_fill(&r, 100);
+    ck_assert_str_eq(sc.log, "");
+    launch(&r, "_Z4smemPi", 1, 64, 0);
+    ck_assert_int_eq(r.st, LOOM_OK);
+    ck_assert_str_eq(sc.log, "entry cu=20 b=(0,0,0) t=(0,0,0) w=0 l=0\n");
+    close_run(&r);
+}
+END_TEST
+
+/* Going back from the launch's end (stop_at_exit) to its last breakpoint stop. */
+START_TEST(test_back_from_exit)
+{
+    static const enum loom_debug_action acts[] = { LOOM_DEBUG_CONTINUE, LOOM_DEBUG_CONTINUE, LOOM_DEBUG_CONTINUE,
+                                                   LOOM_DEBUG_CONTINUE, LOOM_DEBUG_REVERSE_CONTINUE,
+                                                   LOOM_DEBUG_CONTINUE, LOOM_DEBUG_CONTINUE };
+    struct loom_debug_config cfg = { .stop_at_exit = true };
+    struct script sc = { .acts = acts, .nacts = 7, .on = tick_only };
+    struct run r;
+    open_run(&r, &sc, &cfg, NULL);
+    set_break(&r, "core.cu", 16, NULL);
+    launch(&r, "_Z4fillPii", 2, 64, 128);
+    ck_assert_int_eq(r.st, LOOM_OK);
+    check_fill(&r, 128);
+    ck_assert_uint_eq(sc.stops, 7);
+    char *line[7], *p = sc.log;
+    for (int i = 0; i < 7; i++) {
+        line[i] = p;
+        p = strchr(p, '\n');
+        ck_assert_ptr_nonnull(p);
+        *p++ = 0;
+    }
+    ck_assert_msg(strncmp(line[4], "exit tick=", 10) == 0, "%s", line[4]);
+    ck_assert_str_eq(line[5], line[3]);          /* back to the last breakpoint stop */
+    ck_assert_str_eq(line[6], line[4]);          /* and on to the same end */
+    ck_assert_msg(strstr(line[3], "b=(1,0,0) t=(32,0,0)"), "%s", line[3]);
+    close_run(&r);
+}
+END_TEST
+
 Suite *debug_suite(void);
 Suite *debug_suite(void)
 {
@@ -807,6 +857,8 @@ Suite *debug_suite(void)
     tcase_add_test(tc, test_break_while_running);
     tcase_add_test(tc, test_assert_and_brkpt);
     tcase_add_test(tc, test_printf_at_stops);
+    tcase_add_test(tc, test_attach_one);
+    tcase_add_test(tc, test_back_from_exit);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,0 +1,3 @@
+# loom debug tests/debug/basic.ptx --grid 2 --block 64 s32:100 f32:2 in:f32:100=iota 'out:f32:100>@OUT@/y.bin'
+# the batch file ends before run: nothing runs
+break basic.cu:6

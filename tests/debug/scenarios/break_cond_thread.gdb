@@ -1,0 +1,11 @@
+# loom debug tests/debug/basic.ptx --grid 2 --block 64 s32:100 f32:2 in:f32:100=iota 'out:f32:100>@OUT@/y.bin'
+break basic.cu:7 if threadIdx.x == 33
+run
+print threadIdx.x
+print %r1
+cuda thread
+continue
+print blockIdx.x
+print %r1
+delete
+continue

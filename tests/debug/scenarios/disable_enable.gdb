@@ -1,0 +1,11 @@
+# loom debug tests/debug/basic.ptx --grid 2 --block 64 s32:100 f32:2 in:f32:100=iota 'out:f32:100>@OUT@/y.bin'
+break basic.cu:6
+break basic.cu:7
+disable 1
+run
+enable 1
+info breakpoints
+continue
+disable
+info breakpoints
+continue

@@ -1,0 +1,4 @@
+# loom exec streams
+break fill
+run
+detach

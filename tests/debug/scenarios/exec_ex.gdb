@@ -1,0 +1,6 @@
+# loom exec streams
+# ex: break twice
+# ex: run
+backtrace
+kill
+quit

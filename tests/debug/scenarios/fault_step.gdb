@@ -1,0 +1,5 @@
+# loom debug tests/debug/faults.ptx --kernel trap --grid 1 --block 32 'out:s32:32>@OUT@/o.bin'
+# stepping on from a fault: the launch has failed
+run
+stepi
+continue

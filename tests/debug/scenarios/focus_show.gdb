@@ -1,0 +1,12 @@
+# loom debug tests/debug/basic.ptx --grid 2 --block 64 s32:100 f32:2 in:f32:100=iota 'out:f32:100>@OUT@/y.bin'
+cuda block
+break basic.cu:6
+run
+cuda block
+cuda thread
+cuda warp
+cuda lane
+cuda kernel
+cuda block thread
+cuda
+kill

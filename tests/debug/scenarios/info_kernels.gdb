@@ -1,0 +1,10 @@
+# loom debug tests/debug/basic.ptx --grid 2 --block 64 s32:100 f32:2 in:f32:100=iota 'out:f32:100>@OUT@/y.bin'
+break basic.cu:6
+run
+info kernels
+info blocks
+info warps
+continue
+info kernels
+info blocks
+kill

@@ -1,0 +1,11 @@
+# loom debug tests/debug/basic.ptx --grid 2 --block 64 s32:100 f32:2 in:f32:100=iota 'out:f32:100>@OUT@/y.bin'
+break basic.cu:6
+run
+list
+list
+list basic.ptx:40
+list
+list basic.cu:1
+list 100
+list nosuch.cu:3
+kill

@@ -1,0 +1,8 @@
+# loom debug tests/debug/calls.ptx --grid 1 --block 64 'out:s32:64>@OUT@/o.bin'
+break calls.cu:18
+run
+next
+print %r3
+next
+next
+kill

@@ -1,0 +1,9 @@
+# loom debug tests/debug/basic.ptx --grid 2 --block 64 s32:100 f32:2 in:f32:100=iota 'out:f32:100>@OUT@/y.bin'
+break scale
+run
+stepi
+stepi
+si 3
+info line
+print %r5
+kill

@@ -1,0 +1,5 @@
+# loom debug tests/debug/basic.ptx --grid 2 --block 64 s32:100 f32:2 in:f32:100=iota 'out:f32:100>@OUT@/y.bin'
+tbreak basic.cu:6
+run
+info breakpoints
+continue

@@ -1,0 +1,14 @@
+# loom debug tests/debug/basic.ptx --grid 2 --block 64 s32:100 f32:2 in:f32:100=iota 'out:f32:100>@OUT@/y.bin'
+brek basic.cu:6
+foo
+re
+infoo warps
+info foo
+info
+stpe
+b basic.cu:6
+r
+whatever 1 2
+c
+bt
+kill

@@ -1,0 +1,7 @@
+# loom debug tests/debug/loop.ptx --grid 1 --block 32 'out:s32:32>@OUT@/o.bin' s32:10
+break loop
+run
+until loop.cu:11
+print/x %r1
+info breakpoints
+continue

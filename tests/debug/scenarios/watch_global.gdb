@@ -1,0 +1,10 @@
+# loom debug tests/debug/basic.ptx --grid 2 --block 64 s32:100 f32:2 in:f32:100=iota 'out:f32:100>@OUT@/y.bin'
+break basic.cu:4
+run
+watch global %rd2 + 20
+info breakpoints
+continue
+print %r1
+continue
+info breakpoints
+kill

@@ -1,0 +1,6 @@
+# loom debug tests/debug/shared.ptx --grid 2 --block 64 in:s32:128=iota 'out:s32:2>@OUT@/o.bin'
+watch shared 8 2
+run
+continue
+continue
+kill

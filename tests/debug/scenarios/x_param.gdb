@@ -1,0 +1,8 @@
+# loom debug tests/debug/basic.ptx --grid 2 --block 64 s32:100 f32:2 in:f32:100=iota 'out:f32:100>@OUT@/y.bin'
+break scale
+run
+x/2dw param 0
+x/fw param 4
+x/2xg param 8
+x/1dw param 24
+kill
