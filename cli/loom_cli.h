@@ -12,6 +12,8 @@ int loom_cmd_run_parse(int argc, char **argv);
 int loom_cmd_exec(int argc, char **argv);
 /* `loom debug FILE.ptx [loom run's arguments] [--batch FILE] [-ex CMD]...` (loom_cmd_debug.c). */
 int loom_cmd_debug(int argc, char **argv);
+/* `loom dap`: a Debug Adapter Protocol server on stdin/stdout (cli/loom_cmd_dap.c). */
+int loom_cmd_dap(int argc, char **argv);
 /* `loom run`'s arguments (argv[0] = "run" or the caller's name) run on a device debugged by d
  * (loom/debug.h): `loom debug` and `loom dap`. Same exit statuses as loom_cmd_run. */
 struct loom_debug;

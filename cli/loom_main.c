@@ -1,5 +1,5 @@
 /* loom_main.c -- the `loom` command: --help, --version, `help COMMAND`, and dispatch to the
- * subcommands check, info, run, exec and debug (cli/loom_cli.h). */
+ * subcommands check, info, run, exec, debug and dap (cli/loom_cli.h). */
 #include "config.h"
 
 #include <stdio.h>
@@ -172,6 +172,26 @@ static const char debug_usage[] =
     "Exit status: loom run's (0 when the kernel completed, 1 when it faulted, 130 when it was\n"
     "killed or the session quit while it ran, 2 for a wrong command line).\n";
 
+static const char dap_usage[] =
+    "usage: loom dap [--log FILE]\n"
+    "\n"
+    "Serves an editor the Debug Adapter Protocol on standard input and output. VS Code,\n"
+    "Neovim (nvim-dap) and Emacs (dape, dap-mode) debug one loom run of a PTX kernel\n"
+    "with it; the launch request names the PTX file and loom run's arguments:\n"
+    "  {\"ptx\": \"saxpy.ptx\", \"args\": [\"--grid\", \"4\", \"--block\", \"256\", ...],\n"
+    "   \"stopOnEntry\": false, \"cwd\": \"DIR\"}\n"
+    "Breakpoints go on .cu lines (the PTX must carry .loc: nvcc -lineinfo) and .ptx lines,\n"
+    "with conditions (blockIdx.x == 1 && threadIdx.x == 37); threads are the warps of the\n"
+    "running blocks; scopes show the focused lane's registers (by their PTX names), the\n"
+    "lanes, the warp, shared memory and the parameters; steps go forward and back\n"
+    "(stepBack, reverseContinue); a fault stops with its report. The run's own output and\n"
+    "kernel printf arrive as output events. docs/DEBUGGING.md shows the editors' settings.\n"
+    "\n"
+    "  --log FILE   write every message received and sent to FILE\n"
+    "\n"
+    "Example (VS Code's launch.json): {\"type\": \"loom\", \"request\": \"launch\",\n"
+    "  \"ptx\": \"${workspaceFolder}/saxpy.ptx\", \"args\": [\"--grid\", \"4\", ...]}\n";
+
 static const struct loom_command commands[] = {
     {"check", loom_cmd_check, "check PTX files and report errors as file:line:col", check_usage},
     {"info", loom_cmd_info, "show the host's topology and the GPU that Loom presents",
@@ -179,6 +199,7 @@ static const struct loom_command commands[] = {
     {"run", loom_cmd_run, "run one PTX kernel with arguments from the command line", run_usage},
     {"exec", loom_cmd_exec, "run an unmodified CUDA program (nvcc --cudart shared)", exec_usage},
     {"debug", loom_cmd_debug, "debug a PTX kernel at a gdb-like prompt", debug_usage},
+    {"dap", loom_cmd_dap, "debug kernels from an editor (Debug Adapter Protocol on stdio)", dap_usage},
 };
 
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])

@@ -44,14 +44,22 @@ fuzz/fuzz_run_args: $(FUZZ_RUN_ARGS_SRC) $(srcdir)/cli/loom_cli.h fuzz/libloom-f
 	@mkdir -p fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) -std=gnu11 -I$(top_srcdir) -I$(top_srcdir)/include -I$(top_builddir) -o $@ \
 	  $(FUZZ_RUN_ARGS_SRC) fuzz/libloom-fuzz.a $(HWLOC_LIBS) $(FFI_LIBS) -fopenmp -lpthread -lm
+# fuzz_dap_json: loom dap's JSON reader (the Debug Adapter Protocol's messages)
+FUZZ_DAP_JSON_SRC = $(srcdir)/fuzz/fuzz_dap_json.c $(srcdir)/cli/loom_dap_json.c
+fuzz/fuzz_dap_json: $(FUZZ_DAP_JSON_SRC) $(srcdir)/cli/loom_dap_json.h
+	@mkdir -p fuzz
+	$(FUZZ_CC) $(FUZZ_FLAGS) -std=gnu11 -I$(top_srcdir) -I$(top_builddir) -o $@ $(FUZZ_DAP_JSON_SRC) -lm
 .PHONY: fuzz
-fuzz: fuzz/fuzz_ptx fuzz/fuzz_fatbin fuzz/fuzz_run_args
-	@mkdir -p fuzz/corpus-work/ptx fuzz/corpus-work/fatbin fuzz/corpus-work/run_args
+fuzz: fuzz/fuzz_ptx fuzz/fuzz_fatbin fuzz/fuzz_run_args fuzz/fuzz_dap_json
+	@mkdir -p fuzz/corpus-work/ptx fuzz/corpus-work/fatbin fuzz/corpus-work/run_args fuzz/corpus-work/dap_json
 	$(abs_builddir)/fuzz/fuzz_ptx -max_total_time=$(FUZZ_SECONDS) -max_len=1048576 -timeout=10 \
 	  -dict=$(srcdir)/fuzz/ptx.dict fuzz/corpus-work/ptx $(srcdir)/fuzz/corpus/ptx
 	$(abs_builddir)/fuzz/fuzz_fatbin -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 \
 	  fuzz/corpus-work/fatbin $(srcdir)/fuzz/corpus/fatbin
 	$(abs_builddir)/fuzz/fuzz_run_args -max_total_time=$(FUZZ_SECONDS) -max_len=2048 -timeout=10 \
 	  -close_fd_mask=3 -dict=$(srcdir)/fuzz/run_args.dict fuzz/corpus-work/run_args $(srcdir)/fuzz/corpus/run_args
-CLEANFILES += fuzz/fuzz_ptx fuzz/fuzz_fatbin fuzz/fuzz_run_args fuzz/libloom-fuzz.a fuzz/lib/*.o
-EXTRA_DIST += fuzz/fuzz_ptx.c fuzz/ptx.dict fuzz/fuzz_fatbin.c fuzz/fuzz_run_args.c fuzz/run_args.dict fuzz/corpus
+	$(abs_builddir)/fuzz/fuzz_dap_json -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 \
+	  fuzz/corpus-work/dap_json $(srcdir)/fuzz/corpus/dap_json
+CLEANFILES += fuzz/fuzz_ptx fuzz/fuzz_fatbin fuzz/fuzz_run_args fuzz/fuzz_dap_json fuzz/libloom-fuzz.a fuzz/lib/*.o
+EXTRA_DIST += fuzz/fuzz_ptx.c fuzz/ptx.dict fuzz/fuzz_fatbin.c fuzz/fuzz_run_args.c fuzz/run_args.dict fuzz/corpus \
+	fuzz/fuzz_dap_json.c

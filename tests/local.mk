@@ -123,3 +123,8 @@ EXTRA_DIST += tests/observe
 TESTS += tests/debug/run.sh tests/debug/exec.sh tests/debug/tmux.sh
 EXTRA_DIST += tests/debug
 CLEANFILES += tests/debug/bin/*
+# cli/loom_cmd_dap.c: `loom dap` driven by a small DAP client as an editor drives it (issue 18):
+# breakpoints, threads, stack, scopes, variables, steps forward and back, watch, fault, detach,
+# malformed messages
+TESTS += tests/dap/dap_session.py tests/dap/editor.sh
+EXTRA_DIST += tests/dap

@@ -8,7 +8,7 @@ _loom()
     local loom=${COMP_WORDS[0]}
     COMPREPLY=()
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W "check info run exec debug help --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "check info run exec debug dap help --help --version" -- "$cur"))
         return
     fi
     case $prev in
@@ -17,6 +17,9 @@ _loom()
         return ;;
     --dump-ptx)
         COMPREPLY=($(compgen -d -- "$cur"))
+        return ;;
+    --log)
+        COMPREPLY=($(compgen -f -- "$cur"))
         return ;;
     --batch)
         COMPREPLY=($(compgen -f -- "$cur"))
@@ -41,7 +44,7 @@ _loom()
         return ;;
     esac
     if [ "$cmd" = help ]; then
-        COMPREPLY=($(compgen -W "check info run exec debug" -- "$cur"))
+        COMPREPLY=($(compgen -W "check info run exec debug dap" -- "$cur"))
         return
     fi
     if [[ $cur == -* ]]; then

@@ -33,7 +33,7 @@ title=$(echo "$page" | tr 'a-z' 'A-Z')
     if [ -n "$cmd" ]; then
         echo "loom(1); the full reference is docs/USAGE.md in Loom's sources."
     else
-        echo "loom-run(1), loom-exec(1), loom-debug(1), loom-check(1), loom-info(1); docs/USAGE.md in Loom's sources."
+        echo "loom-run(1), loom-exec(1), loom-debug(1), loom-check(1), loom-info(1), loom-dap(1); docs/USAGE.md in Loom's sources."
     fi
 } >"$out.tmp"
 mv "$out.tmp" "$out"

@@ -17,7 +17,7 @@ prefix=$(sed -n 's/^prefix=//p' "$top_builddir/loom.pc")
 p=$root$prefix
 for f in bin/loom include/loom/loom.h lib/pkgconfig/loom.pc share/bash-completion/completions/loom \
          share/man/man1/loom.1 share/man/man1/loom-run.1 share/man/man1/loom-exec.1 \
-         share/man/man1/loom-check.1 share/man/man1/loom-info.1; do
+         share/man/man1/loom-check.1 share/man/man1/loom-info.1 share/man/man1/loom-dap.1; do
     [ -f "$p/$f" ] || fail "$f is not installed"
 done
 ls "$p"/lib/libloom.so* >/dev/null 2>&1 || fail "libloom.so is not installed"
