@@ -1165,6 +1165,22 @@ static int stop_here(struct loom_debug *d, struct emu_warp *w, uint32_t pc)
     return rc;
 }
 
+static bool watch_hit(struct loom_debug *d, const struct emu_warp *w, uint32_t pc, emu_mask m);
+
+/* A stop before w issues pc (m: its guard-true lanes); the instruction then runs, and a
+ * watchpoint it writes (one set during the stop too) stops after it. */
+static int stop_before(struct loom_debug *d, struct emu_warp *w, uint32_t pc, emu_mask m)
+{
+    int rc = stop_here(d, w, pc);
+    struct emu_dbg *e = &d->emu;
+    if (rc == EMU_CONTINUE && !e->after && d->mode == RUN_NORMAL && (e->at[pc] & EMU_DBG_AT_STORE)) {
+        pthread_mutex_lock(&d->lock);
+        if (watch_hit(d, w, pc, m)) e->after = true;
+        pthread_mutex_unlock(&d->lock);
+    }
+    return rc;
+}
+
 /* The first active lane of w for which b's condition holds, or -1. */
 static int bp_lane(struct loom_debug *d, const struct dbg_bp *b, const struct emu_warp *w, uint32_t pc,
                    emu_mask active)
@@ -1370,7 +1386,7 @@ static int dbg_issue(struct emu_dbg *e, struct emu_warp *w, uint32_t pc, emu_mas
             }
             fill_stop(d, d->target_reason, w, pc, pos);
             d->stop.breakpoint = d->target_reason == LOOM_STOP_BREAKPOINT ? d->target_bp : 0;
-            return stop_here(d, w, pc);
+            return stop_before(d, w, pc, m);
         }
         if (pos + 1 == d->target_pos) {          /* a watched write: stop after it (dbg_after) */
             d->mode = RUN_NORMAL;
@@ -1388,14 +1404,14 @@ static int dbg_issue(struct emu_dbg *e, struct emu_warp *w, uint32_t pc, emu_mas
             if (!is_focus(d, w, d->fblock, linear_thread(d->L, d->fthread) / EMU_WARP_SIZE))
                 focus_on(d, w, first_lane(active));
             fill_stop(d, LOOM_STOP_PAUSE, w, pc, pos);
-            return stop_here(d, w, pc);
+            return stop_before(d, w, pc, m);
         }
         atomic_store(&d->pause_req, true);
     }
     if (e->at[pc] & EMU_DBG_AT_BRKPT) {         /* brkpt in the kernel: a breakpoint of its own (number 0) */
         focus_on(d, w, first_lane(m ? m : active));
         fill_stop(d, LOOM_STOP_BREAKPOINT, w, pc, pos);
-        return stop_here(d, w, pc);
+        return stop_before(d, w, pc, m);
     }
     if ((e->at[pc] & EMU_DBG_AT_ASSERT) && m && !w->cta->asserted) {
         d->assert_check = true;                 /* a failed assert stops right after the call */
@@ -1414,14 +1430,14 @@ static int dbg_issue(struct emu_dbg *e, struct emu_warp *w, uint32_t pc, emu_mas
             focus_on(d, w, (unsigned)lane);
             fill_stop(d, LOOM_STOP_BREAKPOINT, w, pc, pos);
             d->stop.breakpoint = number;
-            return stop_here(d, w, pc);
+            return stop_before(d, w, pc, m);
         }
     }
     if (d->step != LOOM_DEBUG_CONTINUE && pos > d->sfrom && is_focus(d, w, d->sblock, d->swarp) &&
         step_done(d, w, pc)) {          /* (pos: an entry stop comes before the first issue, at its pos) */
         enum loom_debug_reason why = d->step == LOOM_DEBUG_TO_BARRIER ? LOOM_STOP_BARRIER : LOOM_STOP_STEP;
         fill_stop(d, why, w, pc, pos);
-        return stop_here(d, w, pc);
+        return stop_before(d, w, pc, m);
     }
     if (e->at[pc] & EMU_DBG_AT_STORE) {
         pthread_mutex_lock(&d->lock);

@@ -831,6 +831,34 @@ START_TEST(test_back_from_exit)
 }
 END_TEST
 
+/* A watchpoint set while stopped at the very store that writes it catches that store. */
+static uint64_t watch_target;
+static void watch_now(struct script *sc, struct loom_debug *d, const struct loom_debug_stop *s)
+{
+    (void)sc;
+    char err[256];
+    if (s->reason == LOOM_STOP_BREAKPOINT)
+        ck_assert_msg(loom_debug_watch(d, LOOM_SPACE_GLOBAL, watch_target, 4, err, sizeof err) > 0, "%s", err);
+}
+
+START_TEST(test_watch_set_at_store)
+{
+    struct script sc = { .on = watch_now };
+    struct run r;
+    open_run(&r, &sc, NULL, NULL);
+    watch_target = r.buf + 5 * 4;
+    char err[256];
+    ck_assert_int_eq(loom_debug_break(r.d, &(struct loom_debug_bp){ .kind = LOOM_BP_PTX_LINE, .line = 79 }, NULL, err,
+                                      sizeof err), 1);   /* fill's st.global */
+    launch(&r, "_Z4fillPii", 1, 32, 32);
+    ck_assert_int_eq(r.st, LOOM_OK);
+    ck_assert_str_eq(sc.log, "breakpoint #1 cu=16 b=(0,0,0) t=(0,0,0) w=0 l=0\n"
+                             "watchpoint watch#2 old=0 new=-25 cu=16 b=(0,0,0) t=(5,0,0) w=0 l=5\n");
+    check_fill(&r, 32);
+    close_run(&r);
+}
+END_TEST
+
 Suite *debug_suite(void);
 Suite *debug_suite(void)
 {
@@ -859,6 +887,7 @@ Suite *debug_suite(void)
     tcase_add_test(tc, test_printf_at_stops);
     tcase_add_test(tc, test_attach_one);
     tcase_add_test(tc, test_back_from_exit);
+    tcase_add_test(tc, test_watch_set_at_store);
     suite_add_tcase(s, tc);
     return s;
 }
