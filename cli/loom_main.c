@@ -254,33 +254,13 @@ static const struct loom_command *find_command(const char *name)
     return NULL;
 }
 
-/* Levenshtein distance of two short words, capped at 9: used for "did you mean". */
-static unsigned edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 15 || lb > 15)
-        return 9;
-    unsigned d[16][16];
-    for (size_t i = 0; i <= la; i++)
-        d[i][0] = (unsigned)i;
-    for (size_t j = 0; j <= lb; j++)
-        d[0][j] = (unsigned)j;
-    for (size_t i = 1; i <= la; i++)
-        for (size_t j = 1; j <= lb; j++) {
-            unsigned sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-            unsigned del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
-            d[i][j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
-        }
-    return d[la][lb];
-}
-
 /* One line naming the unknown command, and a hint: the closest command or --help. */
 static int unknown_command(const char *name)
 {
     const struct loom_command *best = NULL;
     unsigned best_d = 3;
     for (size_t i = 0; i < COMMAND_COUNT; i++) {
-        unsigned d = edit_distance(name, commands[i].name);
+        unsigned d = loom_edit_distance(name, commands[i].name);
         if (d < best_d) {
             best_d = d;
             best = &commands[i];

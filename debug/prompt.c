@@ -140,30 +140,6 @@ static bool has_alias(const struct command *c, const char *word)
     return false;
 }
 
-/* Levenshtein distance of two short words, capped at 9 (for "did you mean"). */
-static unsigned distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 20 || lb > 20)
-        return 9;
-    unsigned row[21];
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = (unsigned)j;
-    for (size_t i = 1; i <= la; i++) {
-        unsigned diag = row[0];
-        row[0] = (unsigned)i;
-        for (size_t j = 1; j <= lb; j++) {
-            unsigned up = row[j];
-            unsigned best = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < best) best = up + 1;
-            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[lb];
-}
-
 /* The command a word names: its name, an alias, or a prefix of one name only. An unknown or
  * ambiguous word is reported here. */
 static const struct command *find_command(struct prompt *p, const char *word)
@@ -190,7 +166,7 @@ static const struct command *find_command(struct prompt *p, const char *word)
     const struct command *best = NULL;
     unsigned best_d = 3;
     for (size_t i = 0; i < NCOMMANDS; i++) {
-        unsigned dist = distance(word, commands[i].name);
+        unsigned dist = loom_edit_distance(word, commands[i].name);
         if (dist < best_d) {
             best_d = dist;
             best = &commands[i];

@@ -712,6 +712,26 @@ const char *loom_demangle(const char *name, char *buf, size_t size)
     ptx_demangle(name, buf, size);
     return buf;
 }
+unsigned loom_edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 31 || lb > 31) return 9;
+    unsigned row[32];
+    for (size_t j = 0; j <= lb; j++) row[j] = (unsigned)j;
+    for (size_t i = 1; i <= la; i++) {
+        unsigned diag = row[0];
+        row[0] = (unsigned)i;
+        for (size_t j = 1; j <= lb; j++) {
+            unsigned up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best) best = up + 1;
+            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
 const char *loom_short_name(const char *name, unsigned width, char *buf, size_t size)
 {
     char d[2048];

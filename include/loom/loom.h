@@ -215,6 +215,9 @@ const char *loom_demangle(const char *name, char *buf, size_t size);
  * `width` characters with "..." when still longer ("cub::DeviceReduceKernel<...>").
  * Writes at most size bytes to buf and returns buf. */
 const char *loom_short_name(const char *name, unsigned width, char *buf, size_t size);
+/* The edit distance (Levenshtein) of two short names, for "did you mean" suggestions: 9 when
+ * either is longer than 31 characters. */
+unsigned loom_edit_distance(const char *a, const char *b);
 unsigned loom_kernel_param_count(const struct loom_kernel *k);
 void loom_kernel_param(const struct loom_kernel *k, unsigned index, struct loom_param_info *out_info);
 

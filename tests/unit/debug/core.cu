@@ -1,5 +1,5 @@
 // core.cu -- kernels for the debugger core's unit suite (tests/unit/check_debug.c).
-// Regenerate core.ptx: nvcc -arch=sm_90 -lineinfo -ptx core.cu -o core.ptx
+// Regenerate core.ptx: nvcc -arch=sm_90 -lineinfo -ptx core.cu -o core.ptx; .file made relative to the tree
 __device__ __noinline__ int square(int x)
 {
     int y = x * x;
