@@ -643,19 +643,22 @@ int loom_cmd_exec(int argc, char **argv)
             return 2;
         }
     }
+    int drc = 0;
     if (i >= argc) {
         usage(stderr);
-        return 2;
-    }
-    if (trace_extra && !traced) {
+        drc = 2;
+    } else if (trace_extra && !traced) {
         fprintf(stderr, "loom exec: --trace-cap and --trace-warps need --trace FILE.json\n");
-        return 2;
+        drc = 2;
+    } else {
+        drc = debug_env(&dbg, &obs);
+    }
+    free(dbg.ex);
+    if (drc) {
+        for (unsigned k = 0; k < obs.npolicies; k++) free(obs.policies[k]);
+        return drc;
     }
     const char *prog = argv[i];
-    int drc = debug_env(&dbg, &obs);
-    free(dbg.ex);
-    if (drc)
-        return drc;
 
     char rt_dir[PATH_MAX], lib_dir[PATH_MAX];
     if (!find_runtime(rt_dir, lib_dir, sizeof rt_dir)) {

@@ -25,7 +25,7 @@ int main()
     fill<<<1, 64, 0, s1>>>(a, 10);
     fill<<<1, 64, 0, s2>>>(b, 20);
     twice<<<1, 64, 0, s1>>>(a);
-    int ha[64], hb[64];
+    int ha[64] = { 0 }, hb[64] = { 0 };     /* (a killed kernel leaves them as they are) */
     cudaMemcpy(ha, a, sizeof ha, cudaMemcpyDeviceToHost);
     cudaMemcpy(hb, b, sizeof hb, cudaMemcpyDeviceToHost);
     printf("a[5] = %d, b[5] = %d\n", ha[5], hb[5]);
