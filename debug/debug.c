@@ -27,6 +27,7 @@
 #include "emu/emu_dbg.h"
 #include "emu/emu_internal.h"
 #include "emu/emu_lanes.h"
+#include "emu/emu_obs.h"
 #include "emu/simt/emu_simt.h"
 #include "emu/simt/steps.h"
 #include "loom/debug.h"
@@ -204,17 +205,6 @@ static bool prog_has_cuda(const struct emu_program *p)
 
 static const char *ptx_path(const struct loom_module *m) { return m->ir->path ? m->ir->path : "<ptx>"; }
 
-/* Line `line` of m's PTX: [*a, *b), without its newline; false when m keeps no text or has
- * no such line. */
-static bool module_line(struct loom_module *m, unsigned line, const char **a, const char **b)
-{
-    if (!sched_module_lines(m) || line == 0 || line > m->nlines) return false;
-    *a = m->text + m->line_off[line - 1];
-    *b = m->text + m->line_off[line] - 1;
-    if (*b > m->text + m->text_len) *b = m->text + m->text_len;
-    return true;
-}
-
 /* [a, b) into buf (cut to its size, without a trailing \r), trimmed of blanks when trim. */
 static const char *copy_text(char *buf, size_t size, const char *a, const char *b, bool trim, unsigned *len)
 {
@@ -231,7 +221,7 @@ static const char *copy_text(char *buf, size_t size, const char *a, const char *
 static const char *ptx_line_text(struct loom_module *m, unsigned line, char *buf, size_t size)
 {
     const char *a, *b;
-    if (!module_line(m, line, &a, &b)) { buf[0] = 0; return buf; }
+    if (!sched_module_line(m, line, &a, &b)) { buf[0] = 0; return buf; }
     return copy_text(buf, size, a, b, true, NULL);
 }
 
@@ -417,8 +407,10 @@ static void remark_now(struct loom_debug *d)
         for (uint32_t pc = 0; pc < p->ncode; pc++) {
             uint8_t a = p->code[pc].skind == EMU_SK_BAR ? EMU_DBG_AT_ALONE : 0;
             const struct ptx_instr *pi = p->locs[pc].ir;
-            if (watching && p->locs[pc].main && pi && (pi->op == PTX_OP_ST || pi->op == PTX_OP_ATOM || pi->op == PTX_OP_RED))
-                a |= EMU_DBG_AT_STORE;
+            if (watching) {
+                uint8_t mem = emu_obs_describe(p, pc).mem;
+                if (mem == EMU_OBS_ST || mem == EMU_OBS_ATOM) a |= EMU_DBG_AT_STORE;
+            }
             if (p->locs[pc].main && pi && pi->op == PTX_OP_BRKPT) a |= EMU_DBG_AT_BRKPT;
             if (p->locs[pc].main && pi && pi->op == PTX_OP_CALL && pi->nops >= 2 && pi->ops[1].kind == PTX_OPND_SYM &&
                 pi->ops[1].sym->kind == PTX_SYM_FUNC && pi->ops[1].sym->func &&
@@ -1214,19 +1206,6 @@ static struct dbg_bp *bp_hit(struct loom_debug *d, const struct emu_warp *w, uin
     return NULL;
 }
 
-/* Lane addresses of a memory instruction (its address row plus offset). */
-static void lane_addrs(const struct emu_warp *w, const struct emu_inst *in, uint64_t *addr)
-{
-    for (unsigned l = 0; l < EMU_WARP_SIZE; l++)
-        addr[l] = (in->addr32 ? (uint64_t)w->r32[in->a][l] : w->r64[in->a][l]) + (uint64_t)in->imm;
-}
-
-static unsigned access_size(const struct ptx_instr *pi)
-{
-    unsigned t = pi->ntypes ? ptx_type_size(pi->types[pi->op == PTX_OP_ST ? pi->ntypes - 1 : 0]) : 4;
-    return t * (pi->vec ? pi->vec : 1);
-}
-
 static uint64_t read_le(const void *p, unsigned n)
 {
     uint64_t v = 0;
@@ -1239,12 +1218,13 @@ static uint64_t read_le(const void *p, unsigned n)
 static bool watch_hit(struct loom_debug *d, const struct emu_warp *w, uint32_t pc, emu_mask m)
 {
     const struct emu_program *p = w->cta->launch->prog;
-    const struct ptx_instr *pi = p->locs[pc].ir;
-    if (!pi || !m) return false;
+    struct emu_obs_desc desc = emu_obs_describe(p, pc);
+    if (desc.mem != EMU_OBS_ST && desc.mem != EMU_OBS_ATOM) return false;
+    if (!m) return false;
     const struct emu_inst *in = &p->code[pc];
     uint64_t addr[EMU_WARP_SIZE];
-    lane_addrs(w, in, addr);
-    unsigned size = access_size(pi);
+    emu_obs_lane_addrs(w, in, addr);
+    unsigned size = desc.size;
     enum ptx_space sp = (enum ptx_space)in->space;
     for (emu_mask k = m; k; k &= k - 1) {
         unsigned l = (unsigned)__builtin_ctz(k);
@@ -2095,7 +2075,7 @@ const char *loom_debug_source_line(struct loom_debug *d, const char *file, unsig
     const char *out = NULL;
     if (!path) {
         const char *a, *b;
-        if (m && module_line(m, line, &a, &b)) out = copy_text(d->src_line, sizeof d->src_line, a, b, false, len);
+        if (m && sched_module_line(m, line, &a, &b)) out = copy_text(d->src_line, sizeof d->src_line, a, b, false, len);
         pthread_mutex_unlock(&d->lock);
         return out;
     }

@@ -24,7 +24,7 @@ uint64_t emu_obs_now(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static struct emu_obs_desc describe(const struct emu_program *p, uint32_t pc)
+struct emu_obs_desc emu_obs_describe(const struct emu_program *p, uint32_t pc)
 {
     struct emu_obs_desc d = { 0 };
     const struct emu_loc *loc = &p->locs[pc];
@@ -57,7 +57,7 @@ struct emu_obs *emu_obs_create(const struct emu_program *p, uint32_t nwarps)
     o->slots = calloc((size_t)EMU_OBS_TRACE_WARPS * EMU_OBS_TRACE_SLOTS, sizeof *o->slots);
     pthread_mutex_init(&o->lock, NULL);
     if (!o->desc || !o->slots) { emu_obs_destroy(o); return NULL; }
-    for (uint32_t pc = 0; pc < p->ncode; pc++) o->desc[pc] = describe(p, pc);
+    for (uint32_t pc = 0; pc < p->ncode; pc++) o->desc[pc] = emu_obs_describe(p, pc);
     return o;
 }
 
@@ -214,8 +214,7 @@ uint32_t emu_obs_wavefronts(const uint64_t *off, emu_mask m, unsigned size, uint
     return wf;
 }
 
-/* The lanes' addresses of a memory instruction: its address row plus offset. */
-static void lane_addrs(const struct emu_warp *w, const struct emu_inst *in, uint64_t *addr)
+void emu_obs_lane_addrs(const struct emu_warp *w, const struct emu_inst *in, uint64_t *addr)
 {
     const uint64_t imm = (uint64_t)in->imm;
     if (in->addr32) {
@@ -231,7 +230,7 @@ static void count_mem(struct emu_warp *w, const struct emu_inst *in, const struc
                       struct emu_obs_pc *c)
 {
     uint64_t addr[EMU_WARP_SIZE];
-    lane_addrs(w, in, addr);
+    emu_obs_lane_addrs(w, in, addr);
     enum ptx_space sp = (enum ptx_space)d->space;
     if (sp == PTX_SPACE_NONE || sp == PTX_SPACE_GENERIC) {
         sp = emu_generic_space(w, addr[__builtin_ctz(m)]);

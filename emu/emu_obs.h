@@ -78,6 +78,12 @@ struct emu_obs {
     uint32_t trace_warps;                /* warps of CTA (0,0,0) (at most EMU_OBS_TRACE_WARPS) */
 };
 
+/* What the instruction at pc does to memory (from its PTX instruction; parameters and
+ * constants count as none). The debugger's watchpoints use it too. */
+struct emu_obs_desc emu_obs_describe(const struct emu_program *p, uint32_t pc);
+/* The lanes' addresses of a memory instruction: its address row plus offset. */
+void emu_obs_lane_addrs(const struct emu_warp *w, const struct emu_inst *in, uint64_t *addr);
+
 /* An observer for a launch of p whose CTAs have `nwarps` warps. */
 struct emu_obs *emu_obs_create(const struct emu_program *p, uint32_t nwarps);
 void emu_obs_destroy(struct emu_obs *o);

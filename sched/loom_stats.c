@@ -32,13 +32,21 @@ bool sched_module_lines(struct loom_module *m)
     return true;
 }
 
+bool sched_module_line(struct loom_module *m, unsigned line, const char **a, const char **b)
+{
+    if (!sched_module_lines(m) || line == 0 || line > m->nlines) return false;
+    *a = m->text + m->line_off[line - 1];
+    *b = m->text + m->line_off[line] - 1;
+    if (*b > m->text + m->text_len) *b = m->text + m->text_len;
+    return true;
+}
+
 /* Line `line` (1-based) of the module's PTX, without its newline, as a new string ("" when
  * unknown); trimmed of the blanks around it when trim. */
 static char *line_text(struct loom_module *m, unsigned line, bool trim)
 {
-    if (!sched_module_lines(m) || line == 0 || line > m->nlines) return strdup("");
-    const char *a = m->text + m->line_off[line - 1], *b = m->text + m->line_off[line] - 1;
-    if (b > m->text + m->text_len) b = m->text + m->text_len;
+    const char *a, *b;
+    if (!sched_module_line(m, line, &a, &b)) return strdup("");
     while (trim && a < b && (*a == ' ' || *a == '\t')) a++;
     while (trim && b > a && (b[-1] == ' ' || b[-1] == '\t' || b[-1] == '\r')) b--;
     return strndup(a, (size_t)(b - a));

@@ -236,6 +236,9 @@ struct loom_module {
 /* The offsets of m's lines (line_off, nlines), made on first use; false when m keeps no
  * text or memory ran out (loom_stats.c). */
 bool sched_module_lines(struct loom_module *m);
+/* Line `line` (1-based) of m's PTX: [*a, *b), without its newline; false when m keeps no
+ * text or has no such line. */
+bool sched_module_line(struct loom_module *m, unsigned line, const char **a, const char **b);
 
 struct sched_stats_entry {
     char *kernel;
