@@ -933,6 +933,7 @@ int loom_cmd_dap(int argc, char **argv)
     flush_output(s);
     __atomic_store_n(&s->reader_stop, true, __ATOMIC_RELEASE);
     pthread_join(s->reader, NULL);
+    dup2(saved_err, STDERR_FILENO);   /* what is said at exit (a sanitizer's summary) reaches the terminal */
     loom_debug_destroy(s->d);
     for (unsigned i = 0; i < s->nbps; i++) bp_free(&s->bps[i]);
     free(s->bps);

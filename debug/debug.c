@@ -64,6 +64,8 @@ struct dbg_res { struct emu_cta *cta; uint64_t index; bool busy; };
 
 enum dbg_mode { RUN_NORMAL, RUN_SEARCH, RUN_TARGET };
 
+#define DBG_BT_TEXTS 16   /* frames whose text loom_debug_backtrace keeps */
+
 struct loom_debug {
     struct loom_debug_config cfg;
     struct loom_device *dev;
@@ -129,7 +131,7 @@ struct loom_debug {
     uint64_t fifo_shown;             /* the launch's printf output shown at stops so far (FIFO offset):
                                       * a re-run makes the same text again and shows only what is new */
     /* Text handed out. */
-    char where_text[512];            /* the text of where_of's last answer */
+    char bt_text[DBG_BT_TEXTS][256]; /* the texts of loom_debug_backtrace's last answer */
     char stop_text[512];             /* the stop's (kept until on_stop returns) */
     char src_line[1024];
     char *src_file_text;             /* a CUDA file read for loom_debug_source_line */
@@ -225,7 +227,10 @@ static const char *ptx_line_text(struct loom_module *m, unsigned line, char *buf
     return copy_text(buf, size, a, b, true, NULL);
 }
 
-static void where_of(struct loom_debug *d, struct loom_module *m, uint32_t pc, struct loom_debug_where *out)
+/* Where pc is; the PTX line's text goes into buf (size bytes), none when buf is NULL. The
+ * caller owns buf: front ends read breakpoints from their own threads while a worker fills
+ * a stop, so no buffer of d's is shared between them. */
+static void where_of(struct loom_module *m, uint32_t pc, struct loom_debug_where *out, char *buf, size_t size)
 {
     memset(out, 0, sizeof *out);
     const struct emu_program *p = m->dprog;
@@ -238,7 +243,7 @@ static void where_of(struct loom_debug *d, struct loom_module *m, uint32_t pc, s
     out->cu_file = l->cu_line ? cu_file_name(m->ir, l->cu_file) : NULL;
     const struct emu_func *f = func_at(p, pc);
     out->function = f ? f->ir->name : "?";
-    out->text = ptx_line_text(m, l->ptx_line, d->where_text, sizeof d->where_text);
+    out->text = buf ? ptx_line_text(m, l->ptx_line, buf, size) : NULL;
 }
 
 /* ---- Modules ---------------------------------------------------------------------------- */
@@ -774,7 +779,8 @@ unsigned loom_debug_breakpoints(struct loom_debug *d, struct loom_debug_bp_info 
         o->watch_space = b->space;
         o->watch_addr = b->addr;
         o->watch_size = b->size;
-        if (!b->watch && b->nplaces) where_of(d, (struct loom_module *)b->places[0].m, b->places[0].pc, &o->where);
+        if (!b->watch && b->nplaces)
+            where_of((struct loom_module *)b->places[0].m, b->places[0].pc, &o->where, o->text, sizeof o->text);
     }
     pthread_mutex_unlock(&d->lock);
     return n;
@@ -1126,9 +1132,7 @@ static void fill_stop(struct loom_debug *d, enum loom_debug_reason why, const st
     d->stop_warp = (struct emu_warp *)w;
     d->stop_pc = pc;
     d->stop_pos = pos;
-    where_of(d, d->lmod->m, pc, &s->where);
-    snprintf(d->stop_text, sizeof d->stop_text, "%s", s->where.text ? s->where.text : "");
-    s->where.text = d->stop_text;
+    where_of(d->lmod->m, pc, &s->where, d->stop_text, sizeof d->stop_text);
 }
 
 /* The launch's kernel printf output that is new since the last stop, shown before the stop. */
@@ -1822,8 +1826,7 @@ unsigned loom_debug_warps(struct loom_debug *d, struct loom_debug_warp_info *out
                 o->active = w->done ? 0 : w == d->stop_warp ? w->active : r->cta->steps ? w->valid & ~w->exited : w->active;
                 o->state = w == d->stop_warp ? "stopped" : warp_state(w, states[n % 64], sizeof states[0]);
                 unsigned lane = first_lane(o->active ? o->active : w->valid);
-                where_of(d, d->lmod->m, warp_pc(d, w, lane), &o->where);
-                o->where.text = NULL;             /* (one buffer: callers ask list for text) */
+                where_of(d->lmod->m, warp_pc(d, w, lane), &o->where, NULL, 0);   /* (text: list) */
                 o->frames = w->nframes;
                 o->simt_depth = r->cta->steps ? 0 : w->sp;
             }
@@ -1960,16 +1963,14 @@ unsigned loom_debug_backtrace(struct loom_debug *d, struct loom_debug_where *out
     struct emu_warp *w = focus_warp(d, &lane, NULL, 0);
     if (!w) return 0;
     unsigned n = 0;
-    static char texts[16][256];
     uint32_t pc = warp_pc(d, w, lane);
-    if (n < max) { where_of(d, d->lmod->m, pc, &out[n]); snprintf(texts[0], sizeof texts[0], "%s", out[n].text); out[n].text = texts[0]; }
+    if (n < max) where_of(d->lmod->m, pc, &out[n], d->bt_text[0], sizeof d->bt_text[0]);
     n++;
     for (uint32_t f = w->nframes; f-- > 0;) {
         uint32_t call = w->frames[f].ret_pc ? w->frames[f].ret_pc - 1 : 0;
         if (n < max) {
-            where_of(d, d->lmod->m, call, &out[n]);
-            snprintf(texts[n % 16], sizeof texts[0], "%s", out[n].text);
-            out[n].text = texts[n % 16];
+            if (n < DBG_BT_TEXTS) where_of(d->lmod->m, call, &out[n], d->bt_text[n], sizeof d->bt_text[0]);
+            else where_of(d->lmod->m, call, &out[n], NULL, 0);
         }
         n++;
     }

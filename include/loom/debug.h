@@ -174,7 +174,9 @@ struct loom_debug_bp_info {
     bool enabled, pending;
     unsigned places;             /* instructions it stops at, in every loaded module */
     unsigned hits;               /* times it stopped */
-    struct loom_debug_where where; /* its first place (pc, lines); pending: zeros */
+    struct loom_debug_where where; /* its first place (pc, lines); pending: zeros; where.text
+                                    * points into text below */
+    char text[160];              /* the PTX instruction at that place */
     bool is_watch;               /* a watchpoint (loom_debug_watch): */
     enum loom_debug_space watch_space;
     uint64_t watch_addr;
@@ -273,7 +275,8 @@ bool loom_debug_eval(struct loom_debug *d, const char *expr, int64_t *out, bool 
                      size_t errlen);
 
 /* The focused warp's call stack: frame 0 is where it stands, then each .func call's
- * caller (the call instruction). Fills at most max, returns how many. */
+ * caller (the call instruction). Fills at most max, returns how many. The texts of the
+ * first 16 frames stay valid until the next call (deeper frames have none: NULL). */
 unsigned loom_debug_backtrace(struct loom_debug *d, struct loom_debug_where *out, unsigned max);
 
 /* The SIMT state of the focused warp under the active policy, as text (the PDOM stack's

@@ -42,7 +42,7 @@ def check(cond, what, detail=""):
         print("ok %d - %s" % (passed + failed, what))
     else:
         failed += 1
-        print("not ok %d - %s%s" % (passed + failed, what, (": " + str(detail)[:1500]) if detail else ""))
+        print("not ok %d - %s%s" % (passed + failed, what, (": " + str(detail)[:6000]) if detail else ""))
     return cond
 
 
@@ -503,9 +503,13 @@ def main():
     if r.returncode != 0:
         print("dap_session.py: this loom has no dap command; skipped")
         return 77
+    sessions = (session_steps, session_watch, session_fault, session_running, session_printf,
+                session_malformed, session_nodebug, vscode_manifest)
+    only = os.environ.get("DAP_SESSIONS")   # (to repeat some: DAP_SESSIONS=session_running,...)
+    if only:
+        sessions = [f for f in sessions if f.__name__ in only.split(",")]
     with tempfile.TemporaryDirectory() as tmp:
-        for session in (session_steps, session_watch, session_fault, session_running, session_printf,
-                        session_malformed, session_nodebug, vscode_manifest):
+        for session in sessions:
             try:
                 session(tmp)
             except (DapError, KeyError, IndexError, TypeError, OSError) as e:

@@ -126,4 +126,10 @@ class DapClient:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             raise DapError("loom dap did not end after its input closed")
-        return rc, self.proc.stderr.read().decode(errors="replace")
+        err = self.proc.stderr.read().decode(errors="replace")
+        if rc != 0:
+            # loom dap forwards its own stderr as output events while it runs (a sanitizer's
+            # report included): a failure shows them with its exit status
+            events = self.output().get("stderr", "")
+            err = "exit status %d; stderr: %s; stderr output events: %s" % (rc, err, events[-3000:])
+        return rc, err
