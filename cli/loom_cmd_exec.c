@@ -38,6 +38,7 @@ static void usage(FILE *out)
     fputs("usage: loom exec [--workers N] [--stats[=brief|=launches|=json FILE]] [--report FILE.html]\n"
           "                 [--deterministic] [--no-check]\n"
           "                 [--initcheck] [--racecheck] [--device PRESET] [--timeout S] [--simt POLICY]\n"
+          "                 [--sched POLICY]\n"
           "                 [--trace FILE.json] [--trace-cap N] [--trace-warps]\n"
           "                 [--debug [--batch FILE] [-ex COMMAND]...]\n"
           "                 PROGRAM [ARGS...]\n"
@@ -624,6 +625,14 @@ int loom_cmd_exec(int argc, char **argv)
             }
             obs.simt = v;
             if (set_env("LOOM_SIMT", v))
+                return 2;
+        } else if ((v = option_value(argc, argv, &i, "--sched"))) {
+            char why[256];
+            if (loom_sched_check(v, why, sizeof why) != LOOM_OK) {
+                fprintf(stderr, "loom exec: --sched: %s\n", why);
+                return 2;
+            }
+            if (set_env("LOOM_SCHED", v))
                 return 2;
         } else if ((v = option_value(argc, argv, &i, "--device"))) {
             if (!*v || set_env("LOOM_DEVICE", v))

@@ -132,6 +132,8 @@ struct run_opts {
     const char *stats_json;             /* --stats=json FILE */
     const char *report;                 /* --report FILE.html */
     char *policies[8];                  /* --simt a,b,...: each run in turn */
+    const char *sched;                  /* --sched POLICY */
+    bool have_sched;
     unsigned npolicies;
     struct run_arg *args;
     unsigned nargs;
@@ -706,6 +708,15 @@ static int parse_options(int argc, char **argv, struct run_opts *o)
                 return RUN_USAGE_ERROR;
             }
             o->trace_cap = n;
+        } else if (!strcmp(name, "--sched")) {
+            if (!once(&o->have_sched, name) || !(v = opt_value(argc, argv, &i, eq)))
+                return RUN_USAGE_ERROR;
+            char why[256];
+            if (loom_sched_check(v, why, sizeof why) != LOOM_OK) {
+                run_error("--sched: %s", why);
+                return RUN_USAGE_ERROR;
+            }
+            o->sched = v;
         } else if (!strcmp(name, "--simt")) {
             if (!once(&o->have_simt, name) || !(v = opt_value(argc, argv, &i, eq)))
                 return RUN_USAGE_ERROR;
@@ -1023,7 +1034,7 @@ static int run_one(struct run_opts *o, const char *simt, unsigned nth, FILE *jso
         .no_check = o->no_check, .stats = o->stats, .counters = o->counters, .timeout_s = o->timeout,
         .initcheck = o->initcheck, .racecheck = o->racecheck,
         .progress = !o->quiet && isatty(STDERR_FILENO),
-        .watchdog_s = o->have_watchdog ? o->watchdog : 60, .simt = simt,
+        .watchdog_s = o->have_watchdog ? o->watchdog : 60, .simt = simt, .sched = o->sched,
         /* (the first policy's run only, when there are several) */
         .trace_path = nth == 0 ? o->trace : NULL, .trace_cap = o->trace_cap, .trace_warps = o->trace_warps,
         .debugger = run_debugger,

@@ -170,6 +170,8 @@ static void exit_hook(void)
     loom_synchronize(rt.dev);   /* finish asynchronous work and flush kernel printf */
     if (rt.stats)
         rt_stats_print();
+    if (env_flag("LOOM_SCHED_SUMMARY"))
+        loom_sched_print_summary(rt.dev, stderr);
     const char *json = getenv("LOOM_STATS_JSON");
     if (json && *json) {   /* (loom exec has made sure it can be written) */
         char exe[4096];

@@ -217,6 +217,15 @@ enum loom_status loom_simt_check(const char *spec, char *msg, size_t size)
     return ok ? LOOM_OK : LOOM_ERR_INVALID_VALUE;
 }
 
+enum loom_status loom_sched_check(const char *spec, char *msg, size_t size)
+{
+    struct sched_policy_choice c;
+    char err[256];
+    bool ok = sched_policy_parse(spec, &c, err, sizeof err);
+    if (msg && size) snprintf(msg, size, "%s", ok ? "" : err);
+    return ok ? LOOM_OK : LOOM_ERR_INVALID_VALUE;
+}
+
 enum loom_status loom_device_create(const struct loom_device_config *cfg, struct loom_device **out_dev)
 {
     if (!out_dev) return fail(LOOM_ERR_INVALID_VALUE, "loom_device_create: out_dev is NULL");
@@ -237,6 +246,14 @@ enum loom_status loom_device_create(const struct loom_device_config *cfg, struct
         return fail(LOOM_ERR_INVALID_VALUE, "%s", simt_err);
     }
     d->cfg.simt = NULL;                  /* (the caller's string need not outlive the call) */
+    struct sched_policy_choice policy;
+    const char *sched_spec = d->cfg.sched ? d->cfg.sched : getenv("LOOM_SCHED");
+    if (!sched_policy_parse(sched_spec, &policy, simt_err, sizeof simt_err)) {
+        free(d);
+        return fail(LOOM_ERR_INVALID_VALUE, "%s", simt_err);
+    }
+    d->cfg.sched = NULL;
+    if (env_flag("LOOM_SCHED_SUMMARY")) d->cfg.sched_summary = true;
     if (d->cfg.trace_path) {
         /* the file is created now: an unwritable path fails before anything runs */
         char err[512];
@@ -297,7 +314,7 @@ enum loom_status loom_device_create(const struct loom_device_config *cfg, struct
         .workers = d->cfg.deterministic ? 1 : d->workers, .pin = pin, .stats = d->cfg.stats,
         .coresident = (unsigned)(d->props.multiprocessors * d->preset->sm.max_ctas),
         .timeout_s = d->cfg.timeout_s, .progress = d->cfg.progress, .watchdog_s = d->cfg.watchdog_s,
-        .host = d->host, .trace = d->trace,
+        .host = d->host, .trace = d->trace, .policy = policy,
     };
     d->sched = sched_create(&sc);
     if (!d->sched) {
@@ -377,11 +394,26 @@ static void free_stats(struct loom_device *dev)
     }
 }
 
+void loom_sched_print_summary(struct loom_device *dev, FILE *out)
+{
+    sched_wait_idle(dev->sched);
+    struct sched_policy_stats ps;
+    char spec[64];
+    sched_policy_summary(dev->sched, &ps, spec, sizeof spec);
+    double span_us = ps.last_ns > ps.first_ns ? (double)(ps.last_ns - ps.first_ns) / 1e3 : 0;
+    emu_host_flush(dev->host);
+    fprintf(out, "loom: schedule: policy=%s timing=wall makespan_us=%.1f ops=%llu kernels=%llu overlapped=%llu "
+            "deps=%llu check_ns=%.0f\n", spec, span_us, (unsigned long long)ps.ops, (unsigned long long)ps.kernels,
+            (unsigned long long)ps.overlapped, (unsigned long long)ps.deps,
+            ps.checked ? (double)ps.check_ns / (double)ps.checked : 0.0);
+}
+
 void loom_device_destroy(struct loom_device *dev)
 {
     if (!dev) return;
     struct loom_device *held = dev;
     atomic_compare_exchange_strong(&sigint_dev, &held, NULL);
+    if (dev->cfg.sched_summary) loom_sched_print_summary(dev, stderr);
     sched_destroy(dev->sched);
     while (dev->modules) loom_module_unload(dev->modules);
     if (dev->cfg.debugger) loom_debug_set_device(dev->cfg.debugger, NULL);
@@ -890,6 +922,91 @@ void loom_mem_info(struct loom_device *dev, size_t *out_free, size_t *out_total)
     if (out_total) *out_total = cap;
 }
 
+/* ---- Segments: what an operation reads and writes (policies that reorder) ------------- */
+
+/* How a kernel uses its pointer parameters (ptx/ptx_access.h), analysed once per kernel on
+ * its first launch under a reordering policy; NULL when it cannot be told. */
+struct kernel_access {
+    unsigned nparams;
+    struct { unsigned mode; bool escapes; } *params;
+    unsigned globals, other;
+};
+static const struct kernel_access *kernel_access_of(struct loom_kernel *k)
+{
+    (void)k;
+    return NULL;
+}
+
+/* The region [addr, addr + n) is in: the device allocation holding all of it (by its base),
+ * host memory outside every allocation, or all memory (it spans allocations). */
+static uint64_t region_key(struct loom_device *dev, uint64_t addr, uint64_t n)
+{
+    const struct mem_alloc *a = mem_find(dev->mem, addr, n ? n : 1);
+    if (a) return a->base;
+    return mem_find(dev->mem, addr, 1) ? SCHED_KEY_ALL : SCHED_KEY_HOST;
+}
+
+static void seg_add(struct sched_seg *v, unsigned *n, uint64_t key, unsigned mode)
+{
+    if (mode) v[(*n)++] = (struct sched_seg){ key, mode };
+}
+
+/* A launch's segments: the exact ranges the caller gave, else the allocations its pointer
+ * arguments fall in, each with the parameter's access mode (ptx/ptx_access.h); what cannot
+ * be told (a pointer outside every allocation, pointers loaded from memory, the device
+ * heap) is all memory. No segments at all means all memory, read and written. */
+static void kernel_segments(struct loom_device *dev, struct loom_kernel *k, const struct loom_launch_config *cfg,
+                            const uint8_t *params, struct sched_op *op)
+{
+    const struct kernel_access *acc = cfg->access ? NULL : kernel_access_of(k);
+    if (!cfg->access && !acc) return;                          /* unknown: all memory */
+    unsigned max = (cfg->access ? cfg->naccess : k->nparams + k->mod->nglobals + 1) + 2;
+    struct sched_seg *v = calloc(max, sizeof *v);
+    if (!v) return;
+    unsigned n = 0;
+    mem_read_begin(dev->mem);
+    if (cfg->access) {
+        for (unsigned i = 0; i < cfg->naccess; i++) {
+            const struct loom_access_range *r = &cfg->access[i];
+            seg_add(v, &n, r->size ? region_key(dev, r->addr, r->size) : SCHED_KEY_HOST,
+                    r->mode & (SCHED_READ | SCHED_WRITE));
+        }
+    } else {
+        for (unsigned i = 0; i < k->nparams && i < acc->nparams; i++) {
+            unsigned mode = acc->params[i].escapes ? SCHED_READ | SCHED_WRITE : acc->params[i].mode;
+            if (!mode) continue;
+            uint64_t ptr = 0;
+            if (k->params[i].size == 8) memcpy(&ptr, params + k->params[i].offset, 8);
+            const struct mem_alloc *a = k->params[i].size == 8 ? mem_find(dev->mem, ptr, 1) : NULL;
+            seg_add(v, &n, a ? a->base : SCHED_KEY_ALL, mode);
+        }
+        if (acc->globals)
+            for (unsigned i = 0; i < k->mod->nglobals; i++) {
+                const struct mem_alloc *a = mem_find(dev->mem, k->mod->global_addrs[i], 1);
+                seg_add(v, &n, a ? a->base : SCHED_KEY_ALL, acc->globals);
+            }
+        seg_add(v, &n, SCHED_KEY_ALL, acc->other);
+    }
+    mem_read_end(dev->mem);
+    if (k->fn->host_uses & EMU_USES_MALLOC) seg_add(v, &n, SCHED_KEY_ALL, SCHED_READ | SCHED_WRITE);
+    if (k->fn->host_uses & (EMU_USES_PRINTF | EMU_USES_ASSERT)) seg_add(v, &n, SCHED_KEY_PRINTF, SCHED_WRITE);
+    if (!n) seg_add(v, &n, SCHED_KEY_PRINTF, SCHED_READ);      /* (touches nothing: conflicts with nothing) */
+    op->segs = v;
+    op->nsegs = n;
+}
+
+/* A copy reads its source and writes its destination; a set writes its destination. */
+static void copy_segments(struct loom_device *dev, struct sched_op *op)
+{
+    if (!(op->segs = calloc(2, sizeof *op->segs))) return;
+    mem_read_begin(dev->mem);
+    op->segs[0] = (struct sched_seg){ region_key(dev, (uint64_t)(uintptr_t)op->dst, op->n), SCHED_WRITE };
+    if (op->kind == SCHED_OP_COPY)
+        op->segs[1] = (struct sched_seg){ region_key(dev, (uint64_t)(uintptr_t)op->src, op->n), SCHED_READ };
+    mem_read_end(dev->mem);
+    op->nsegs = op->kind == SCHED_OP_COPY ? 2 : 1;
+}
+
 static struct sched_op *new_op(enum sched_op_kind kind, struct loom_stream *stream)
 {
     struct sched_op *op = calloc(1, sizeof *op);
@@ -948,6 +1065,7 @@ static enum loom_status copy_op(struct loom_device *dev, void *dst, const void *
     op->dst = dst; op->src = src; op->n = n;
     if (dev->trace) op->trace_name = copy_name(dev, dst, src);
     if (dev->checker) emu_check_host_write(dev->checker, (uint64_t)(uintptr_t)dst, n);
+    if (sched_reorders(dev->sched)) copy_segments(dev, op);
     return submit(dev, op, wait);
 }
 
@@ -983,6 +1101,7 @@ static enum loom_status set_op(struct loom_device *dev, uint64_t addr, int value
     op->dst = (void *)(uintptr_t)addr; op->value = value; op->n = n;
     op->trace_name = "memset";
     if (dev->checker) emu_check_host_write(dev->checker, addr, n);
+    if (sched_reorders(dev->sched)) copy_segments(dev, op);
     return submit(dev, op, wait);
 }
 
@@ -1340,6 +1459,7 @@ enum loom_status loom_launch(struct loom_device *dev, struct loom_kernel *k, con
         g->trace_name = loom_trace_intern(dev->trace, loom_short_name(k->ir->name, 48, name, sizeof name));
     }
     op->grid = g;
+    if (sched_reorders(dev->sched)) kernel_segments(dev, k, cfg, params, op);
     mem_read_begin(dev->mem);   /* until grid_done: its CTAs look allocations up */
     return submit(dev, op, false);
 }

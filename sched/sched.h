@@ -23,9 +23,17 @@ enum sched_op_state { SCHED_PENDING, SCHED_RUNNING, SCHED_DONE };
 
 struct sched_grid;
 
+/* What an operation reads and writes, for the policies that reorder (sched_policy.c): a
+ * region (a device allocation by its base, or one of the SCHED_KEY_* regions) and how. */
+enum { SCHED_READ = 1, SCHED_WRITE = 2 };
+#define SCHED_KEY_ALL 0             /* all memory: what cannot be told apart */
+#define SCHED_KEY_HOST 1            /* host memory outside device allocations (copies) */
+#define SCHED_KEY_PRINTF 2          /* the printf buffer: kernels that print keep their order */
+struct sched_seg { uint64_t key; unsigned mode; };
+
 /* One unit of stream work. */
 struct sched_op {
-    struct sched_op *next;          /* in its stream */
+    struct sched_op *next, *sprev;  /* in its stream */
     struct loom_stream *stream;
     enum sched_op_kind kind;
     enum sched_op_state state;
@@ -35,6 +43,20 @@ struct sched_op {
     struct loom_event *event; uint64_t event_gen;      /* RECORD_EVENT, WAIT_EVENT */
     struct sched_grid *grid;                           /* KERNEL */
     const char *trace_name;         /* COPY, SET: its slice's name in the trace (tracing on) */
+    /* Policies that track every unfinished operation (serial, acs, dag; sched_policy.c): */
+    struct sched_op *gnext, *gprev; /* unfinished operations in submission order */
+    struct sched_seg *segs;         /* KERNEL, COPY, SET: what it touches (reordering policies); */
+    unsigned nsegs;                 /* none: all memory, read and written */
+    unsigned npred;                 /* unfinished operations it must follow */
+    struct sched_op **succ;         /* those that follow it */
+    unsigned nsucc, cap_succ;
+    uint64_t mark;                  /* the seq of the last operation that took an edge from it */
+    struct sched_dep_ref *refs;     /* the regions it is in (sched_policy.c) */
+    unsigned nrefs;
+    struct sched_op *rnext;         /* the ready list (dag) */
+    bool in_ready;
+    bool drain;                     /* starts only when every earlier operation is done (an edge
+                                       could not be recorded) */
 };
 
 /* Residency over time, sampled while a grid runs when statistics are on: bins of
@@ -86,16 +108,43 @@ struct sched_grid {
      * records a fault with sched_grid_fault. NULL: the usual way. */
     void (*run_alone)(struct sched_grid *g);
     void *run_alone_ctx;
+    bool overlapped;                /* it ran while another kernel ran (the policy's statistics) */
 };
 
-/* Which CTA a worker runs next: the plug-in point for concurrent-kernel policies.
+/* The scheduling policy (sched_policy.c; docs/SCHEDULING.md): which queued operations may
+ * start, and which running grid's CTAs a worker takes next.
+ *   fifo    each stream in order, streams at once (CUDA's rules): the default
+ *   serial  one operation at a time device-wide, in submission order
+ *   acs     ACS's in-order window: an operation among the first `window` unfinished ones
+ *           starts when no earlier unfinished one conflicts with it (RAW, WAR, WAW)
+ *   dag     GrCUDA's rules: the same dependencies, no window
+ * Under acs and dag the order of a stream's kernels, copies and memsets is their data
+ * dependencies; event records and waits and host functions keep the stream's order (and
+ * the legacy default stream's), and host synchronisation drains all earlier work.
  * A worker asks pick for a grid when it holds no CTA to continue with; it then claims a
  * chunk of that grid's CTAs and keeps taking chunks of the same grid, without the lock,
- * until none are left. */
+ * until none are left. All calls are made under s->lock. */
 struct sched;
+enum sched_policy_kind { SCHED_POLICY_FIFO, SCHED_POLICY_SERIAL, SCHED_POLICY_ACS, SCHED_POLICY_DAG };
 struct sched_policy {
     const char *name;
-    struct sched_grid *(*pick)(struct sched *s, unsigned worker);   /* under s->lock */
+    enum sched_policy_kind kind;
+    bool track;                     /* keeps every unfinished operation in submission order */
+    bool reorders;                  /* operations of a stream may start out of order: they need segments */
+    void (*submit)(struct sched *s, struct sched_op *op);   /* op is queued (track) */
+    bool (*ready)(struct sched *s, const struct sched_op *op);
+    struct sched_grid *(*pick)(struct sched *s, unsigned worker);
+    void (*done)(struct sched *s, struct sched_op *op);     /* op is finished, before it is freed (track) */
+};
+/* A policy by its spec, NAME[:KEY=VALUE,...]; NULL or "" is fifo. False with a one-line
+ * message naming the valid ones. */
+struct sched_policy_choice { const struct sched_policy *policy; unsigned window; char spec[64]; };
+bool sched_policy_parse(const char *spec, struct sched_policy_choice *out, char *err, size_t errlen);
+
+/* What the policies found, for the statistics and the summary line. */
+struct sched_policy_stats {
+    uint64_t ops, kernels, deps, overlapped, check_ns, checked;
+    uint64_t first_ns, last_ns;     /* the first operation's start, the last one's end */
 };
 
 /* What one worker shares with the others, on cache lines of its own: its range of
@@ -122,7 +171,10 @@ struct sched_config {
     double watchdog_s;              /* the no-progress note (sched_watch.c); 0: none */
     struct emu_host *host;          /* printf output to flush before host callbacks */
     struct loom_trace *trace;       /* the Chrome trace (observe/trace.h), or NULL */
+    struct sched_policy_choice policy;   /* NULL policy: fifo */
 };
+
+struct sched_dep_state;
 
 struct sched {
     pthread_mutex_t lock;
@@ -135,6 +187,12 @@ struct sched {
     hwloc_topology_t topo;
     unsigned *pus, npus;            /* one PU per usable core, for pinning */
     const struct sched_policy *policy;
+    unsigned window;                /* acs: the window (0: none) */
+    char policy_spec[64];
+    struct sched_op *ghead, *gtail; /* unfinished operations in submission order (policy->track) */
+    struct sched_op *ready_head;    /* dag: operations whose predecessors are done */
+    struct sched_dep_state *deps;   /* acs, dag: the regions' last writers and readers */
+    struct sched_policy_stats pstats;
     struct loom_stream *streams, *default_stream;
     struct sched_grid *active;
     uint64_t seq, pending;
@@ -168,6 +226,7 @@ struct loom_stream {
     unsigned id;                    /* 0 the default stream, then 1, 2 ... in creation order */
     struct sched_op *head, *tail;
     uint64_t submitted_seq, completed_seq;
+    struct sched_op *last_sync;     /* acs, dag: its latest unfinished event record or wait, or host function */
 };
 
 struct loom_event {
@@ -184,6 +243,17 @@ uint64_t sched_now_ns(void);
 struct sched *sched_create(const struct sched_config *cfg);
 unsigned sched_workers(struct sched *s);
 void sched_destroy(struct sched *s);
+/* Whether the device's policy reorders a stream's operations: launches, copies and sets then
+ * carry segments (sched_op.segs). */
+bool sched_reorders(const struct sched *s);
+/* sched_policy.c for sched_pool.c: the policy's state (sched_create, sched_destroy), and the
+ * dag's ready list: its first operation that may_start, taken off the list. */
+bool sched_policy_init(struct sched *s, const struct sched_policy_choice *c);
+void sched_policy_fini(struct sched *s);
+struct sched_op *sched_ready_take(struct sched *s, bool (*may_start)(struct sched *, const struct sched_op *, void *),
+                                  void *ctx);
+/* The policy's summary (under the lock), and its spec. */
+void sched_policy_summary(struct sched *s, struct sched_policy_stats *out, char *spec, size_t size);
 /* Queues op (taking ownership) and returns its sequence number. */
 uint64_t sched_submit(struct sched *s, struct sched_op *op);
 void sched_event_unref_locked(struct loom_event *e);

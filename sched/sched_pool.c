@@ -53,19 +53,6 @@ static void grid_release(struct sched_grid *g)
     free(g);
 }
 
-/* ---- The default policy ----------------------------------------------------------
- * Oldest grid first: CTAs of the earliest-launched running grid that still has
- * CTAs to start. Other policies (out-of-order windows, space sharing ...) fit
- * behind the same two calls. */
-static struct sched_grid *fifo_pick(struct sched *s, unsigned worker)
-{
-    for (struct sched_grid *g = s->active; g; g = g->next_active)
-        if (atomic_load_explicit(&g->next, memory_order_relaxed) < g->nctas && !atomic_load(&g->faulted)) return g;
-    return NULL;
-}
-
-static const struct sched_policy fifo_policy = { .name = "fifo", .pick = fifo_pick };
-
 /* ---- Operations and streams ------------------------------------------------------ */
 
 static bool stream_blocking(const struct loom_stream *st) { return !(st->flags & LOOM_STREAM_NON_BLOCKING); }
@@ -82,52 +69,116 @@ static bool op_ready(struct sched *s, const struct sched_op *op)
         const struct loom_stream *d = s->default_stream;
         if (d->head && d->head->seq < op->seq) return false;
     }
-    if (op->kind == SCHED_OP_WAIT_EVENT)
-        return op->event->done_gen >= op->event_gen;
-    return true;
+    if (op->kind == SCHED_OP_WAIT_EVENT && op->event->done_gen < op->event_gen) return false;
+    return !s->policy->ready || s->policy->ready(s, op);
+}
+
+/* Whether op, whose predecessors are done, may start (acs, dag). */
+static bool op_free(struct sched *s, const struct sched_op *op)
+{
+    if (op->kind == SCHED_OP_WAIT_EVENT && op->event->done_gen < op->event_gen) return false;
+    return !op->drain || op == s->ghead;
 }
 
 static void op_finish_locked(struct sched *s, struct sched_op *op);
+
+/* Starts op: a kernel becomes an active grid; another operation is handed to the caller
+ * through *out_op, or finished at once (event records and waits). False when op cannot
+ * start here (the caller has an operation already, or gave no out_op). *finished tells
+ * that op is gone. */
+static bool start_op(struct sched *s, struct sched_op *op, struct sched_op **out_op, bool *finished)
+{
+    *finished = false;
+    if (!s->pstats.first_ns) s->pstats.first_ns = sched_now_ns();
+    if (op->kind == SCHED_OP_KERNEL && op->grid->run_alone) {
+        if (!out_op || *out_op) return false;        /* (a worker runs it: exec_simple) */
+        op->state = SCHED_RUNNING;
+        op->grid->t_start = sched_now();
+        *out_op = op;
+    } else if (op->kind == SCHED_OP_KERNEL) {
+        struct sched_grid *g = op->grid;
+        op->state = SCHED_RUNNING;
+        g->t_start = sched_now();
+        g->tl.start_ns = sched_now_ns();
+        g->tl.bin_ns = SCHED_TIMELINE_BIN0_NS;
+        atomic_store_explicit(&g->tl.next_ns, g->tl.start_ns, memory_order_relaxed);
+        g->interrupts_seen = atomic_load_explicit(&s->interrupts, memory_order_relaxed);
+        atomic_fetch_add(&s->running, 1);
+        g->next_active = NULL;
+        struct sched_grid **tail = &s->active;
+        while (*tail) {
+            (*tail)->overlapped = g->overlapped = true;
+            tail = &(*tail)->next_active;
+        }
+        *tail = g;
+    } else if (op->kind == SCHED_OP_WAIT_EVENT || op->kind == SCHED_OP_RECORD_EVENT) {
+        op->state = SCHED_RUNNING;
+        op_finish_locked(s, op);   /* instantaneous */
+        *finished = true;
+    } else if (out_op && !*out_op) {
+        op->state = SCHED_RUNNING;
+        *out_op = op;
+    } else {
+        return false;
+    }
+    return true;
+}
+
+/* dag: whether op, off the ready list, can start in this call (ctx: promote's out_op). */
+static bool may_start_now(struct sched *s, const struct sched_op *op, void *ctx)
+{
+    struct sched_op **out_op = ctx;
+    if (!op_free(s, op)) return false;
+    bool needs_worker = op->kind == SCHED_OP_HOST || op->kind == SCHED_OP_COPY || op->kind == SCHED_OP_SET ||
+                        (op->kind == SCHED_OP_KERNEL && op->grid->run_alone);
+    return !needs_worker || (out_op && !*out_op);
+}
+
+/* acs and dag: starts the operations whose predecessors are done, among the first
+ * `window` unfinished ones (acs) or from the ready list (dag). */
+static bool promote_deps_locked(struct sched *s, struct sched_op **out_op)
+{
+    bool any = false, again = true;
+    while (again) {
+        again = false;
+        if (s->window) {
+            unsigned pos = 0;
+            for (struct sched_op *op = s->ghead; op && pos < s->window; op = op->gnext, pos++) {
+                if (op->state != SCHED_PENDING || op->npred || !op_free(s, op)) continue;
+                bool gone;
+                if (!start_op(s, op, out_op, &gone)) continue;
+                any = true;
+                if (gone) { again = true; break; }   /* (the list changed under us) */
+            }
+        } else {
+            struct sched_op *op;
+            bool gone;
+            while ((op = sched_ready_take(s, may_start_now, out_op))) {
+                start_op(s, op, out_op, &gone);
+                any = true;
+            }
+        }
+    }
+    return any;
+}
 
 /* Starts every ready head operation: kernels become active grids; other
  * operations are handed to the caller through *out_op (one at a time). */
 static bool promote_locked(struct sched *s, struct sched_op **out_op)
 {
+    if (s->policy->reorders) return promote_deps_locked(s, out_op);
     bool changed = true, any = false;
     while (changed) {
         changed = false;
         for (struct loom_stream *st = s->streams; st; st = st->next) {
             struct sched_op *op = st->head;
             if (!op || op->state != SCHED_PENDING || !op_ready(s, op)) continue;
-            if (op->kind == SCHED_OP_KERNEL && op->grid->run_alone) {
-                if (!out_op || *out_op) continue;        /* (a worker runs it: exec_simple) */
-                op->state = SCHED_RUNNING;
-                op->grid->t_start = sched_now();
-                *out_op = op;
-                any = true;
-            } else if (op->kind == SCHED_OP_KERNEL) {
-                struct sched_grid *g = op->grid;
-                op->state = SCHED_RUNNING;
-                g->t_start = sched_now();
-                g->tl.start_ns = sched_now_ns();
-                g->tl.bin_ns = SCHED_TIMELINE_BIN0_NS;
-                atomic_store_explicit(&g->tl.next_ns, g->tl.start_ns, memory_order_relaxed);
-                g->interrupts_seen = atomic_load_explicit(&s->interrupts, memory_order_relaxed);
-                atomic_fetch_add(&s->running, 1);
-                g->next_active = NULL;
-                struct sched_grid **tail = &s->active;
-                while (*tail) tail = &(*tail)->next_active;
-                *tail = g;
-                any = changed = true;
-            } else if (op->kind == SCHED_OP_WAIT_EVENT || op->kind == SCHED_OP_RECORD_EVENT) {
-                op->state = SCHED_RUNNING;
-                op_finish_locked(s, op);   /* instantaneous */
-                any = changed = true;
-            } else if (out_op && !*out_op) {
-                op->state = SCHED_RUNNING;
-                *out_op = op;
-                any = true;
-            }
+            bool gone;
+            if (!start_op(s, op, out_op, &gone)) continue;
+            any = true;
+            if (op->kind != SCHED_OP_HOST && op->kind != SCHED_OP_COPY && op->kind != SCHED_OP_SET &&
+                !(op->kind == SCHED_OP_KERNEL && !gone && op->grid->run_alone))
+                changed = true;
         }
     }
     return any;
@@ -151,9 +202,24 @@ static void op_finish_locked(struct sched *s, struct sched_op *op)
                            op->kind == SCHED_OP_RECORD_EVENT ? "event record" : "event wait", sched_now_ns(), args);
     }
     if (op->kind == SCHED_OP_RECORD_EVENT || op->kind == SCHED_OP_WAIT_EVENT) sched_event_unref_locked(op->event);
-    st->head = op->next;
-    if (!st->head) st->tail = NULL;
-    st->completed_seq = op->seq;
+    if (op->sprev) op->sprev->next = op->next;       /* (acs, dag: not always the head) */
+    else st->head = op->next;
+    if (op->next) op->next->sprev = op->sprev;
+    else st->tail = op->sprev;
+    st->completed_seq = st->head ? st->head->seq - 1 : st->submitted_seq;
+    if (s->policy->track) {
+        if (s->policy->done) s->policy->done(s, op);
+        if (op->gprev) op->gprev->gnext = op->gnext;
+        else s->ghead = op->gnext;
+        if (op->gnext) op->gnext->gprev = op->gprev;
+        else s->gtail = op->gprev;
+    }
+    s->pstats.ops++;
+    s->pstats.last_ns = sched_now_ns();
+    if (op->kind == SCHED_OP_KERNEL) {
+        s->pstats.kernels++;
+        if (op->grid->overlapped) s->pstats.overlapped++;
+    }
     s->pending--;
     if (op->kind == SCHED_OP_KERNEL) grid_release(op->grid);
     free(op);
@@ -823,7 +889,10 @@ struct sched *sched_create(const struct sched_config *cfg)
     pthread_cond_init(&s->done_cv, NULL);
     pthread_cond_init(&s->ready_cv, NULL);
     s->workers = cfg->workers;      /* 0: the pool thread counts the cores */
-    s->policy = &fifo_policy;
+    if (!sched_policy_init(s, &cfg->policy)) {
+        free(s);
+        return NULL;
+    }
     s->pin = cfg->pin;
     s->stats = cfg->stats;
     s->coresident = cfg->coresident;
@@ -833,7 +902,7 @@ struct sched *sched_create(const struct sched_config *cfg)
     s->host = cfg->host;
     s->trace = cfg->trace;
     s->default_stream = calloc(1, sizeof *s->default_stream);
-    if (!s->default_stream) { free(s); return NULL; }
+    if (!s->default_stream) { sched_policy_fini(s); free(s); return NULL; }
     s->default_stream->is_default = true;
     s->streams = s->default_stream;
     /* The watchdog starts first: the workers read s->watching without the lock. */
@@ -843,6 +912,7 @@ struct sched *sched_create(const struct sched_config *cfg)
         pthread_mutex_unlock(&s->lock);
         sched_watch_stop(s);
         free(s->default_stream);
+        sched_policy_fini(s);
         free(s);
         return NULL;
     }
@@ -874,6 +944,7 @@ void sched_destroy(struct sched *s)
         s->streams = st->next;
         free(st);
     }
+    sched_policy_fini(s);
     if (s->topo) hwloc_topology_destroy(s->topo);
     free(s->pus);
     for (unsigned i = 0; s->wslots && i < s->workers; i++) pthread_mutex_destroy(&s->wslots[i].lock);
@@ -900,12 +971,21 @@ uint64_t sched_submit(struct sched *s, struct sched_op *op)
     op->seq = ++s->seq;
     op->state = SCHED_PENDING;
     op->next = NULL;
+    op->sprev = op->stream->tail;
     if (op->stream->tail) op->stream->tail->next = op;
     else op->stream->head = op;
     op->stream->tail = op;
     op->stream->submitted_seq = op->seq;
     s->pending++;
     if (op->kind == SCHED_OP_RECORD_EVENT || op->kind == SCHED_OP_WAIT_EVENT) op->event->refs++;
+    if (s->policy->track) {
+        op->gnext = NULL;
+        op->gprev = s->gtail;
+        if (s->gtail) s->gtail->gnext = op;
+        else s->ghead = op;
+        s->gtail = op;
+        if (s->policy->submit) s->policy->submit(s, op);
+    }
     uint64_t seq = op->seq;
     promote_locked(s, NULL);
     pthread_cond_broadcast(&s->work_cv);
@@ -925,7 +1005,10 @@ void sched_wait_stream(struct sched *s, struct loom_stream *st, uint64_t seq)
     if (!st) st = s->default_stream;
     pthread_mutex_lock(&s->lock);
     if (!seq) seq = st->submitted_seq;
-    while (st->head && st->head->seq <= seq) pthread_cond_wait(&s->done_cv, &s->lock);
+    if (s->policy->reorders)     /* (host synchronisation drains everything before it) */
+        while (s->ghead && s->ghead->seq <= seq) pthread_cond_wait(&s->done_cv, &s->lock);
+    else
+        while (st->head && st->head->seq <= seq) pthread_cond_wait(&s->done_cv, &s->lock);
     pthread_mutex_unlock(&s->lock);
 }
 
@@ -933,7 +1016,7 @@ bool sched_stream_idle(struct sched *s, struct loom_stream *st)
 {
     if (!st) st = s->default_stream;
     pthread_mutex_lock(&s->lock);
-    bool idle = st->head == NULL;
+    bool idle = s->policy->reorders ? !s->ghead || s->ghead->seq > st->submitted_seq : st->head == NULL;
     pthread_mutex_unlock(&s->lock);
     return idle;
 }

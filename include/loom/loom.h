@@ -96,6 +96,14 @@ struct loom_device_config {
                                   * stops and the trace says "trace capped at N events" */
     bool trace_warps;            /* per-warp slices and events in the trace (every instruction is then
                                   * observed, as with counters) */
+    const char *sched;           /* the scheduling policy, NAME[:KEY=VALUE,...]: fifo (each stream in
+                                  * order, CUDA's rules), serial (one operation at a time), acs[:window=N]
+                                  * (out of order within a window of N, by data dependencies), dag
+                                  * (GrCUDA's dependencies over all streams); docs/SCHEDULING.md.
+                                  * NULL = LOOM_SCHED, else fifo */
+    bool sched_summary;          /* at loom_device_destroy, one line on stderr: the policy, the
+                                  * dependencies found, kernels that overlapped, the span of device
+                                  * work (LOOM_SCHED_SUMMARY=1) */
     struct loom_debug *debugger; /* debug this device's launches (loom/debug.h): one worker, the
                                   * deterministic schedule; the launches it attaches to run a
                                   * decode of their module without folding and fusion; NULL =
@@ -136,6 +144,12 @@ enum loom_status loom_device_create(const struct loom_device_config *cfg, struct
 /* Whether spec names a SIMT policy and valid options for it (loom_device_config.simt):
  * LOOM_OK, else LOOM_ERR_INVALID_VALUE with a one-line message in msg. */
 enum loom_status loom_simt_check(const char *spec, char *msg, size_t size);
+/* The same for a scheduling policy (loom_device_config.sched). */
+enum loom_status loom_sched_check(const char *spec, char *msg, size_t size);
+/* Waits for the device's work, then prints the scheduling summary line to out: "loom:
+ * schedule: " and key=value pairs (policy, timing, makespan_us, ops, kernels, overlapped,
+ * deps, check_ns; docs/SCHEDULING.md). loom_device_destroy prints it when sched_summary. */
+void loom_sched_print_summary(struct loom_device *dev, FILE *out);
 void loom_device_destroy(struct loom_device *dev);
 /* Writes the trace recorded so far (trace_path) over the file, whole; loom_device_destroy
  * writes it again when more was recorded since. LOOM_OK also when there is no trace;
@@ -334,7 +348,14 @@ struct loom_launch_config {
     size_t shared_bytes;        /* dynamic shared memory */
     struct loom_stream *stream; /* NULL = default stream */
     bool cooperative;           /* grid-wide sync allowed; grid must be co-resident */
+    const struct loom_access_range *access;   /* what the kernel reads and writes, exactly, for the
+                                               * policies that reorder (acs, dag); NULL: inferred
+                                               * from its pointer arguments (docs/SCHEDULING.md) */
+    unsigned naccess;
 };
+#define LOOM_ACCESS_READ 1u
+#define LOOM_ACCESS_WRITE 2u
+struct loom_access_range { uint64_t addr; uint64_t size; unsigned mode; /* LOOM_ACCESS_* */ };
 enum loom_status loom_launch(struct loom_device *dev, struct loom_kernel *k,
                              const struct loom_launch_config *cfg, void **args);
 
