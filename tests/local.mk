@@ -108,6 +108,8 @@ EXTRA_DIST += tests/occupancy/run.sh tests/occupancy/ptxas.sh tests/occupancy/h1
 tests_unit_check_loom_SOURCES += tests/unit/check_trace.c
 # debug/debug.c: the debugger's core (breakpoints, steps, watchpoints, faults, going back)
 tests_unit_check_loom_SOURCES += tests/unit/check_debug.c
+# sched/sched_policy.c: the order of kernels under each scheduling policy, and bad policy specs
+tests_unit_check_loom_SOURCES += tests/unit/check_sched_policy.c
 EXTRA_DIST += tests/unit/debug
 TESTS += tests/observe/trace.sh
 # observe/report.c: the HTML lab report of a hand-written stats JSON (two SIMT policies), drawn
