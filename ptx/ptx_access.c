@@ -20,9 +20,12 @@
  *
  * Calls to a .func with a body are followed with the arguments' sets as the callee's
  * parameters (through the .param symbols of the call sequence), once per distinct set of
- * arguments (memoised), its return values flowing back; recursion, deep chains, indirect
- * calls without .calltargets and external functions other than vprintf, __assertfail and
- * malloc count as anything (arguments escape, other and globals read-write). */
+ * arguments (memoised), its return values flowing back. A call through a pointer follows
+ * its .calltargets, else every function whose address the module takes with its arity.
+ * Recursion that brings no new origin is covered by the frame analysing it; other
+ * recursion, chains deeper than ACC_MAX_DEPTH and external functions other than vprintf,
+ * __assertfail and malloc count as anything (arguments escape, other and globals
+ * read-write). docs/INTERNALS.md ("Parameter access") lists what it does not see. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,7 +40,7 @@ enum { ACC_OTHER = 0, ACC_GLOBALS = 1, ACC_SPACE = 2, ACC_PARAM0 = 3 };
 /* Calls followed deep at most, and instruction visits at most per kernel, before the
  * analysis gives the conservative answer (everything escapes, all memory read-write). */
 #define ACC_MAX_DEPTH 32
-#define ACC_MAX_VISITS ((size_t)64 << 20)
+#define ACC_MAX_VISITS ((size_t)8 << 20)
 
 typedef uint64_t acc_word;
 
@@ -54,11 +57,18 @@ struct acc_ctx {
     const struct ptx_func *entry;
     unsigned words;                 /* acc_words per set */
     struct ptx_kernel_access *out;
-    const struct ptx_func *stack[ACC_MAX_DEPTH];
+    const struct ptx_func *stack[ACC_MAX_DEPTH];   /* the calls being followed */
+    const acc_word *stack_args[ACC_MAX_DEPTH];     /* and their parameters' sets */
+    struct acc_frame *frames[ACC_MAX_DEPTH];       /* and their frames */
     unsigned depth;
     size_t visits;
     bool gave_up, oom;
     struct acc_memo *memo;
+    /* The functions whose address the module takes (an operand other than a call's target,
+     * an initialiser), found at the first call through a pointer without .calltargets. */
+    bool taken_known, taken_decl;   /* taken_decl: a function without a body among them */
+    const struct ptx_func **taken;
+    uint32_t ntaken;
 };
 
 /* One function being analysed: a set per register and per .param symbol it names (its
@@ -263,12 +273,19 @@ static unsigned element_size(const struct ptx_instr *pi)
     return pi->ntypes ? ptx_type_size(pi->types[pi->ntypes - 1]) : 8;
 }
 
-/* A value loaded from memory: possibly a pointer (OTHER) when 8 bytes or wider. */
+/* Whether a loaded element may be a pointer: 8 bytes or wider and not floating point (a
+ * pointer loaded as .f64 and added to a parameter's would be missed; nvcc never does it). */
+static bool may_be_pointer(const struct ptx_instr *pi)
+{
+    return element_size(pi) >= 8 && !(pi->ntypes && ptx_type_is_float(pi->types[pi->ntypes - 1]));
+}
+
+/* A value loaded from memory: of unknown origin (OTHER) when it may be a pointer. */
 static void load_result(struct acc_ctx *c, struct acc_frame *f, const struct ptx_instr *pi, uint32_t dest)
 {
     if (dest >= pi->nops) return;
     memset(f->tmp, 0, c->words * sizeof *f->tmp);
-    if (element_size(pi) >= 8) set_bit(f->tmp, ACC_OTHER);
+    if (may_be_pointer(pi)) set_bit(f->tmp, ACC_OTHER);
     write_dest(c, f, &pi->ops[dest], f->tmp);
 }
 
@@ -289,7 +306,7 @@ static void load_param(struct acc_ctx *c, struct acc_frame *f, const struct ptx_
         const struct ptx_symbol *p = c->entry->params[index];
         if (!p->ndims && p->vec <= 1 && ptx_type_size(p->type) == 8)
             set_bit(s, ACC_PARAM0 + index);
-        else if (element_size(pi) >= 8)
+        else if (may_be_pointer(pi))
             set_bit(s, ACC_OTHER);
     } else {
         set_or(s, slot, c->words);
@@ -340,6 +357,8 @@ static const acc_word *follow_call(struct acc_ctx *c, const struct ptx_func *fn,
     e->args = buf;
     e->rets = buf + an;
     memcpy(e->args, args, an * sizeof *args);
+    c->stack_args[c->depth] = e->args;
+    c->frames[c->depth] = NULL;
     c->stack[c->depth++] = fn;
     bool ok = analyse_func(c, fn, e->args, e->rets);
     c->depth--;
@@ -379,14 +398,44 @@ static const struct ptx_func *callee_of(const struct acc_ctx *c, const struct pt
     return fn;
 }
 
+/* A call of fn from inside its own analysis, at depth d of the stack. When each argument's
+ * origins are among those of the same parameter in that frame, everything the call can do
+ * through them is being recorded by the frame already. A direct recursion returns what the
+ * frame's return values hold so far: the frame visits its instructions again whenever they
+ * grow, so the fixed point covers every depth. A longer cycle returns anything its
+ * arguments, memory or module variables may give. False when an argument brings a new
+ * origin (the caller then assumes anything). */
+static bool recursive_call(struct acc_ctx *c, unsigned d, const struct ptx_func *fn, const acc_word *args,
+                           uint32_t nargs, acc_word *rets, uint32_t nrets)
+{
+    const acc_word *active = c->stack_args[d];
+    if (nargs != fn->nparams || nrets > fn->nrets) return false;
+    for (size_t w = 0; w < (size_t)nargs * c->words; w++)
+        if (args[w] & ~active[w]) return false;
+    const struct acc_frame *f = d + 1 == c->depth ? c->frames[d] : NULL;
+    for (uint32_t r = 0; r < nrets; r++) {
+        acc_word *s = &rets[(size_t)r * c->words];
+        if (f) {
+            set_or(s, &f->slots[(size_t)(fn->nparams + r) * c->words], c->words);
+            continue;
+        }
+        for (uint32_t k = 0; k < nargs; k++) set_or(s, &active[(size_t)k * c->words], c->words);
+        set_bit(s, ACC_OTHER);
+        set_bit(s, ACC_GLOBALS);
+    }
+    return true;
+}
+
 /* One target of a call: rets |= what it returns, its accesses recorded. */
 static void call_target(struct acc_ctx *c, const struct ptx_func *fn, const acc_word *args, uint32_t nargs,
                         acc_word *rets, uint32_t nrets)
 {
-    bool on_stack = false;
-    for (unsigned d = 0; fn && d < c->depth; d++) on_stack |= c->stack[d] == fn;
+    int on_stack = -1;
+    for (unsigned d = 0; fn && d < c->depth; d++)
+        if (c->stack[d] == fn) on_stack = (int)d;
     if (fn && fn->is_decl && known_external(c, fn->name, args, nargs, rets, nrets)) return;
-    if (!fn || fn->is_decl || fn->is_entry || on_stack || c->depth >= ACC_MAX_DEPTH) {
+    if (on_stack >= 0 && recursive_call(c, (unsigned)on_stack, fn, args, nargs, rets, nrets)) return;
+    if (!fn || fn->is_decl || fn->is_entry || on_stack >= 0 || c->depth >= ACC_MAX_DEPTH) {
         unknown_effects(c, args, nargs);
         for (uint32_t k = 0; k < nrets; k++) set_bit(&rets[(size_t)k * c->words], ACC_OTHER);
         return;
@@ -402,6 +451,71 @@ static void call_target(struct acc_ctx *c, const struct ptx_func *fn, const acc_
     for (uint32_t k = 0; r && k < nrets && k < fn->nrets; k++)
         set_or(&rets[(size_t)k * c->words], &r[(size_t)k * c->words], c->words);
     for (uint32_t k = fn->nrets; k < nrets; k++) set_bit(&rets[(size_t)k * c->words], ACC_OTHER);
+}
+
+/* Adds fn (by its symbol) to the functions whose address is taken, once. */
+static void take(struct acc_ctx *c, const struct ptx_symbol *sym)
+{
+    const struct ptx_func *fn = callee_of(c, sym);
+    if (!fn) return;
+    if (fn->is_decl || fn->is_entry) {
+        c->taken_decl = true;
+        return;
+    }
+    for (uint32_t k = 0; k < c->ntaken; k++)
+        if (c->taken[k] == fn) return;
+    const struct ptx_func **t = realloc(c->taken, (c->ntaken + 1) * sizeof *t);
+    if (!t) { c->oom = true; return; }
+    c->taken = t;
+    c->taken[c->ntaken++] = fn;
+}
+
+static void take_operand(struct acc_ctx *c, const struct ptx_operand *op)
+{
+    if (op->kind == PTX_OPND_SYM) take(c, op->sym);
+    for (uint32_t e = 0; e < op->nelems && op->elems; e++) take_operand(c, &op->elems[e]);
+}
+
+/* Finds the functions whose address the module takes: a function pointer can hold only
+ * those (a module cannot name another module's functions). */
+static void find_taken(struct acc_ctx *c)
+{
+    c->taken_known = true;
+    for (uint32_t i = 0; i < c->m->nglobals; i++) {
+        const struct ptx_symbol *g = c->m->globals[i];
+        for (uint32_t k = 0; k < g->ninit; k++)
+            if (g->init[k].kind == PTX_INIT_SYM) take(c, g->init[k].sym);
+    }
+    for (uint32_t f = 0; f < c->m->nfuncs; f++) {
+        const struct ptx_func *fn = c->m->funcs[f];
+        for (uint32_t i = 0; i < fn->ninstrs; i++) {
+            const struct ptx_instr *pi = &fn->instrs[i];
+            for (uint32_t k = 0; k < pi->nops; k++)
+                if (!(pi->op == PTX_OP_CALL && k == 1)) take_operand(c, &pi->ops[k]);
+        }
+    }
+}
+
+/* A call through a pointer: the .calltargets list when given, else every function whose
+ * address is taken with as many parameters and return values (and anything when one of
+ * them has no body here, or none fits). */
+static void call_indirect(struct acc_ctx *c, struct acc_frame *f, const struct ptx_instr *pi, const acc_word *args,
+                          uint32_t nargs, acc_word *rets, uint32_t nrets)
+{
+    const struct ptx_label *l = pi->nops > 3 && pi->ops[3].kind == PTX_OPND_LABEL && pi->ops[3].label >= 0 &&
+                                (uint32_t)pi->ops[3].label < f->fn->nlabels ? &f->fn->labels[pi->ops[3].label] : NULL;
+    if (l && l->kind == PTX_LABEL_CALLTARGETS && l->ntargets) {
+        for (uint32_t k = 0; k < l->ntargets; k++) call_target(c, callee_of(c, l->funcs[k]), args, nargs, rets, nrets);
+        return;
+    }
+    if (!c->taken_known) find_taken(c);
+    bool any = false;
+    for (uint32_t k = 0; k < c->ntaken; k++)
+        if (c->taken[k]->nparams == nargs && c->taken[k]->nrets == nrets) {
+            call_target(c, c->taken[k], args, nargs, rets, nrets);
+            any = true;
+        }
+    if (!any || c->taken_decl) call_target(c, NULL, args, nargs, rets, nrets);
 }
 
 /* call (rets), target, (args) [, targets]: ops[0] and ops[2] are lists of .param symbols
@@ -426,13 +540,7 @@ static void do_call(struct acc_ctx *c, struct acc_frame *f, const struct ptx_ins
     if (t->kind == PTX_OPND_SYM && t->sym && t->sym->kind == PTX_SYM_FUNC) {
         call_target(c, callee_of(c, t->sym), args, nargs, rets, nrets);
     } else {
-        /* Through a pointer: the .calltargets list when given, else anything. */
-        const struct ptx_label *l = pi->nops > 3 && pi->ops[3].kind == PTX_OPND_LABEL && pi->ops[3].label >= 0 &&
-                                    (uint32_t)pi->ops[3].label < f->fn->nlabels ? &f->fn->labels[pi->ops[3].label] : NULL;
-        if (l && l->kind == PTX_LABEL_CALLTARGETS && l->ntargets)
-            for (uint32_t k = 0; k < l->ntargets; k++) call_target(c, callee_of(c, l->funcs[k]), args, nargs, rets, nrets);
-        else
-            call_target(c, NULL, args, nargs, rets, nrets);
+        call_indirect(c, f, pi, args, nargs, rets, nrets);
     }
     for (uint32_t k = 0; k < nrets; k++) {
         const struct ptx_operand *r = &rl->elems[k];
@@ -649,6 +757,7 @@ static bool analyse_func(struct acc_ctx *c, const struct ptx_func *fn, const acc
     f.tmp = calloc(c->words, sizeof *f.tmp);
     bool ok = f.regs && f.tmp && frame_slots(c, &f);
     if (ok && args) memcpy(f.slots, args, (size_t)fn->nparams * c->words * sizeof *args);
+    if (args && c->depth) c->frames[c->depth - 1] = &f;
     for (f.changed = ok; f.changed && !c->oom && !c->gave_up;) {
         f.changed = false;
         if (c->visits > ACC_MAX_VISITS - fn->ninstrs) {
@@ -661,6 +770,7 @@ static bool analyse_func(struct acc_ctx *c, const struct ptx_func *fn, const acc
     if (ok && rets)
         for (uint32_t k = 0; k < fn->nrets; k++)
             set_or(&rets[(size_t)k * c->words], &f.slots[(size_t)(fn->nparams + k) * c->words], c->words);
+    if (args && c->depth) c->frames[c->depth - 1] = NULL;
     free(f.regs); free(f.tmp); free(f.slots); free(f.slot_of);
     if (!ok) c->oom = true;
     return ok && !c->oom;
@@ -684,6 +794,7 @@ int ptx_access_analyze(const struct ptx_module *m, const struct ptx_func *entry,
     struct acc_ctx c = { .m = m, .entry = entry, .out = out };
     c.words = (ACC_PARAM0 + entry->nparams + 63) / 64;
     bool ok = (!entry->nparams || out->params) && analyse_func(&c, entry, NULL, NULL);
+    free(c.taken);
     for (struct acc_memo *e = c.memo, *next; e; e = next) {
         next = e->next;
         free(e->args);

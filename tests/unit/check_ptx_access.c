@@ -186,18 +186,45 @@ static const struct { const char *what, *src, *expect; } cases[] = {
       "{\n.param .b64 p0;\n.param .b64 p1;\n.param .b64 r0;\nst.param.b64 [p0], %rd1;\nst.param.b64 [p1], %rd2;\n"
       "call (r0), f, (p0, p1);\nld.param.b64 %rd3, [r0];\n}\nld.u32 %r1, [%rd3];\nret;\n}\n",
       "a write, b read" },
-    { "recursion is not followed: anything may happen",
+    { "recursion with the same origins: covered by the frame being analysed",
       HEAD ".func f(.param .b64 p)\n{\n.reg .b64 %rd<3>;\nld.param.b64 %rd1, [p];\nst.u32 [%rd1], 0;\n"
       "add.s64 %rd2, %rd1, 4;\n{\n.param .b64 p0;\nst.param.b64 [p0], %rd2;\ncall f, (p0);\n}\nret;\n}\n"
       ".visible .entry k(.param .u64 a)\n{\n.reg .b64 %rd1;\nld.param.u64 %rd1, [a];\n"
       "{\n.param .b64 p0;\nst.param.b64 [p0], %rd1;\ncall f, (p0);\n}\nret;\n}\n",
-      "a write escapes; globals read-write; other read-write" },
-    { "a call through a pointer with a prototype only",
-      HEAD ".func f(.param .b64 p)\n{\nret;\n}\n"
-      ".visible .entry k(.param .u64 a)\n{\n.reg .b64 %rd<3>;\nld.param.u64 %rd1, [a];\nmov.u64 %rd2, f;\n"
+      "a write" },
+    { "recursion returning a pointer: the return value reaches its fixed point",
+      HEAD ".func (.param .b64 r) f(.param .b64 p, .param .b64 q)\n{\n.reg .b64 %rd<4>;\n.reg .pred %c;\n"
+      "ld.param.b64 %rd1, [p];\nld.param.b64 %rd2, [q];\nsetp.eq.u64 %c, %rd1, 0;\n@%c bra D;\n"
+      "{\n.param .b64 p0;\n.param .b64 p1;\n.param .b64 r0;\nst.param.b64 [p0], 0;\nst.param.b64 [p1], %rd2;\n"
+      "call (r0), f, (p0, p1);\nld.param.b64 %rd3, [r0];\n}\nst.param.b64 [r], %rd3;\nret;\n"
+      "D:\nst.param.b64 [r], %rd2;\nret;\n}\n"
+      ".visible .entry k(.param .u64 a, .param .u64 b)\n{\n.reg .b64 %rd<4>;\nld.param.u64 %rd1, [a];\n"
+      "ld.param.u64 %rd2, [b];\n{\n.param .b64 p0;\n.param .b64 p1;\n.param .b64 r0;\nst.param.b64 [p0], %rd1;\n"
+      "st.param.b64 [p1], %rd2;\ncall (r0), f, (p0, p1);\nld.param.b64 %rd3, [r0];\n}\nst.u32 [%rd3], 0;\nret;\n}\n",
+      "a (value), b write" },
+    { "recursion bringing new origins is not followed: anything may happen",
+      HEAD ".func f(.param .b64 p, .param .b64 q)\n{\n.reg .b64 %rd<3>;\nld.param.b64 %rd1, [p];\n"
+      "ld.param.b64 %rd2, [q];\nst.u32 [%rd1], 0;\n"
+      "{\n.param .b64 p0;\n.param .b64 p1;\nst.param.b64 [p0], %rd2;\nst.param.b64 [p1], %rd1;\ncall f, (p0, p1);\n}\n"
+      "ret;\n}\n"
+      ".visible .entry k(.param .u64 a, .param .u64 b)\n{\n.reg .b64 %rd<3>;\nld.param.u64 %rd1, [a];\n"
+      "ld.param.u64 %rd2, [b];\n{\n.param .b64 p0;\n.param .b64 p1;\nst.param.b64 [p0], %rd1;\n"
+      "st.param.b64 [p1], %rd2;\ncall f, (p0, p1);\n}\nret;\n}\n",
+      "a write escapes, b escapes; globals read-write; other read-write" },
+    { "a call through a pointer from memory, no function's address taken: anything",
+      HEAD ".visible .entry k(.param .u64 a, .param .u64 t)\n{\n.reg .b64 %rd<4>;\nld.param.u64 %rd1, [a];\n"
+      "ld.param.u64 %rd3, [t];\nld.global.u64 %rd2, [%rd3];\n"
       "P: .callprototype _ (.param .b64 _);\n"
       "{\n.param .b64 p0;\nst.param.b64 [p0], %rd1;\ncall %rd2, (p0), P;\n}\nret;\n}\n",
-      "a escapes; globals read-write; other read-write" },
+      "a escapes, t read; globals read-write; other read-write" },
+    { "a call through a pointer: each function whose address is taken, by arity",
+      HEAD ".func f(.param .b64 p)\n{\n.reg .b64 %rd1;\nld.param.b64 %rd1, [p];\nst.u32 [%rd1], 0;\nret;\n}\n"
+      ".func g(.param .b64 p, .param .b64 q)\n{\n.reg .b64 %rd1;\n.reg .b32 %r1;\nld.param.b64 %rd1, [p];\nld.u32 %r1, [%rd1];\nret;\n}\n"
+      ".global .u64 tab[2] = {f, g};\n"
+      ".visible .entry k(.param .u64 a)\n{\n.reg .b64 %rd<3>;\nld.param.u64 %rd1, [a];\nld.global.u64 %rd2, [tab];\n"
+      "P: .callprototype _ (.param .b64 _);\n"
+      "{\n.param .b64 p0;\nst.param.b64 [p0], %rd1;\ncall %rd2, (p0), P;\n}\nret;\n}\n",
+      "a write; globals read" },
     { "a call through a pointer with .calltargets: each followed",
       HEAD ".func f(.param .b64 p)\n{\n.reg .b64 %rd1;\nld.param.b64 %rd1, [p];\nst.u32 [%rd1], 0;\nret;\n}\n"
       ".func g(.param .b64 p)\n{\n.reg .b64 %rd1;\n.reg .b32 %r1;\nld.param.b64 %rd1, [p];\nld.u32 %r1, [%rd1];\nret;\n}\n"
