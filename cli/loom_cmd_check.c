@@ -1,5 +1,6 @@
 /* loom_cmd_check.c -- `loom check [--verbose] FILE.ptx...`: parse, check, analyse and decode
- * PTX files; print diagnostics, and with --verbose the resources and CFG per function. */
+ * PTX files; print diagnostics, and with --verbose the resources and CFG per function and the
+ * global memory access through each kernel parameter. */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -8,6 +9,7 @@
 
 #include "cli/loom_cli.h"
 #include "emu/emu_internal.h"
+#include "ptx/ptx_access.h"
 #include "ptx/ptx_ir.h"
 
 /* Reads a whole file (or stdin for "-") of at most PTX_MAX_INPUT_BYTES; NULL after
@@ -184,6 +186,27 @@ static void loom_print_func(const struct ptx_func *f)
     loom_print_cfg(f);
 }
 
+/* Per kernel, how it reaches global memory through each parameter (ptx/ptx_access.h). */
+static void loom_print_access(const struct ptx_module *m)
+{
+    printf("global memory access through parameters (read, write, read-write; escapes: stored or\n"
+           "passed where the analysis cannot follow; other: through pointers of unknown origin):\n");
+    for (uint32_t i = 0; i < m->nfuncs; i++) {
+        const struct ptx_func *f = m->funcs[i];
+        if (!f->is_entry || f->is_decl)
+            continue;
+        struct ptx_kernel_access a;
+        char err[160], line[4096];
+        if (ptx_access_analyze(m, f, &a, err, sizeof err) != 0) {
+            printf("  %s: %s\n", f->name, err);
+            continue;
+        }
+        ptx_access_describe(f, &a, line, sizeof line);
+        printf("  %s: %s\n", f->name, line);
+        ptx_access_free(&a);
+    }
+}
+
 /* Checks one file; returns true when it is valid. */
 static bool loom_check_file(const char *path, bool verbose)
 {
@@ -207,6 +230,7 @@ static bool loom_check_file(const char *path, bool verbose)
                m->target, m->address_size ? m->address_size : 32);
         for (uint32_t i = 0; i < m->nfuncs; i++)
             loom_print_func(m->funcs[i]);
+        loom_print_access(m);
     }
     ptx_module_free(m);
     ptx_diags_free(&d);
@@ -229,7 +253,9 @@ int loom_cmd_check(int argc, char **argv)
                    "             per thread as ptxas would allocate them (an estimate),\n"
                    "             shared/local bytes, basic blocks, reconvergence points, and\n"
                    "             (kernels) which branches may diverge and which registers are\n"
-                   "             warp-uniform\n"
+                   "             warp-uniform; then per kernel, each parameter's access to\n"
+                   "             global memory (read, write, read-write, escapes, (value)) and\n"
+                   "             what it reaches through module variables or other pointers\n"
                    "Exit status: 0 when every file is valid, 1 otherwise, 2 on usage errors.\n");
             return 0;
         } else if (argv[i][0] == '-' && argv[i][1]) {

@@ -26,7 +26,12 @@ static const char check_usage[] =
     "\n"
     "  -v, --verbose   also print, per kernel: parameters, registers by width and as\n"
     "                  ptxas would allocate them (an estimate), static shared and\n"
-    "                  local bytes, basic blocks and reconvergence points\n"
+    "                  local bytes, basic blocks and reconvergence points; and\n"
+    "                  per kernel, how each parameter reaches global memory:\n"
+    "                    saxpy: x read, y read-write, n (value)\n"
+    "                  (escapes: stored or passed where the analysis cannot\n"
+    "                  follow; globals/other: module variables, pointers of\n"
+    "                  unknown origin)\n"
     "\n"
     "Example:  loom check kernel.ptx\n";
 

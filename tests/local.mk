@@ -98,6 +98,11 @@ EXTRA_DIST += tests/suites
 # an H100's answers for every kernel of the repository (tests/occupancy/h100.txt), and ptxas's
 # register counts recomputed when ptxas is installed
 tests_unit_check_loom_SOURCES += tests/unit/check_ptx_regalloc.c
+# ptx/ptx_access.c: each kernel parameter's access to global memory, on the kernels of
+# tests/unit/access/kernels.cu (nvcc's PTX committed; gen_ptx.sh), hand-written PTX and every
+# committed PTX file of the tree
+tests_unit_check_loom_SOURCES += tests/unit/check_ptx_access.c
+EXTRA_DIST += tests/unit/access
 check_PROGRAMS += tests/occupancy/occ_compare
 tests_occupancy_occ_compare_SOURCES = tests/occupancy/occ_compare.c
 tests_occupancy_occ_compare_LDADD = libloom.la libloomemu.la libloommem.la libloomptx.la $(HWLOC_LIBS) $(FFI_LIBS) -lm
