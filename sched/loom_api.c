@@ -16,6 +16,7 @@
 #include "loom/debug.h"
 #include "debug/debug_int.h"
 #include "ptx/ptx_demangle.h"
+#include "ptx/ptx_access.h"
 #include "sched/sched.h"
 
 _Static_assert(PTX_MAX_INPUT_BYTES == LOOM_MAX_PTX_BYTES, "one limit on PTX input for the front end and the API");
@@ -704,7 +705,11 @@ void loom_module_unload(struct loom_module *mod)
         if (*p == mod) { *p = mod->next; break; }
     pthread_mutex_unlock(&dev->lock);
     for (unsigned g = 0; g < mod->nglobals; g++) mem_free(dev->mem, mod->global_addrs[g]);
-    for (unsigned k = 0; k < mod->nkernels; k++) free(mod->kernels[k].params);
+    for (unsigned k = 0; k < mod->nkernels; k++) {
+        free(mod->kernels[k].params);
+        if (mod->kernels[k].access) ptx_access_free(mod->kernels[k].access);
+        free(mod->kernels[k].access);
+    }
     free(mod->kernels);
     free(mod->global_syms);
     free(mod->global_addrs);
@@ -924,17 +929,21 @@ void loom_mem_info(struct loom_device *dev, size_t *out_free, size_t *out_total)
 
 /* ---- Segments: what an operation reads and writes (policies that reorder) ------------- */
 
-/* How a kernel uses its pointer parameters (ptx/ptx_access.h), analysed once per kernel on
- * its first launch under a reordering policy; NULL when it cannot be told. */
-struct kernel_access {
-    unsigned nparams;
-    struct { unsigned mode; bool escapes; } *params;
-    unsigned globals, other;
-};
-static const struct kernel_access *kernel_access_of(struct loom_kernel *k)
+/* How k uses its pointer parameters (ptx/ptx_access.h), analysed on its first launch under a
+ * policy that reorders; NULL when it cannot be told (then the launch is all memory). */
+_Static_assert((int)PTX_ACCESS_READ == (int)SCHED_READ && (int)PTX_ACCESS_WRITE == (int)SCHED_WRITE, "access bits are segment modes");
+static const struct ptx_kernel_access *kernel_access_of(struct loom_device *dev, struct loom_kernel *k)
 {
-    (void)k;
-    return NULL;
+    pthread_mutex_lock(&dev->lock);
+    if (!k->access_done) {
+        k->access_done = true;
+        struct ptx_kernel_access *a = calloc(1, sizeof *a);
+        char err[256];
+        if (a && ptx_access_analyze(k->mod->ir, k->ir, a, err, sizeof err) == 0) k->access = a;
+        else free(a);
+    }
+    pthread_mutex_unlock(&dev->lock);
+    return k->access;
 }
 
 /* The region [addr, addr + n) is in: the device allocation holding all of it (by its base),
@@ -958,7 +967,7 @@ static void seg_add(struct sched_seg *v, unsigned *n, uint64_t key, unsigned mod
 static void kernel_segments(struct loom_device *dev, struct loom_kernel *k, const struct loom_launch_config *cfg,
                             const uint8_t *params, struct sched_op *op)
 {
-    const struct kernel_access *acc = cfg->access ? NULL : kernel_access_of(k);
+    const struct ptx_kernel_access *acc = cfg->access ? NULL : kernel_access_of(dev, k);
     if (!cfg->access && !acc) return;                          /* unknown: all memory */
     unsigned max = (cfg->access ? cfg->naccess : k->nparams + k->mod->nglobals + 1) + 2;
     struct sched_seg *v = calloc(max, sizeof *v);
@@ -973,7 +982,7 @@ static void kernel_segments(struct loom_device *dev, struct loom_kernel *k, cons
         }
     } else {
         for (unsigned i = 0; i < k->nparams && i < acc->nparams; i++) {
-            unsigned mode = acc->params[i].escapes ? SCHED_READ | SCHED_WRITE : acc->params[i].mode;
+            unsigned mode = ptx_access_param_mode(&acc->params[i]);   /* (PTX_ACCESS_* = SCHED_*) */
             if (!mode) continue;
             uint64_t ptr = 0;
             if (k->params[i].size == 8) memcpy(&ptr, params + k->params[i].offset, 8);

@@ -283,6 +283,9 @@ struct loom_kernel {
     unsigned nparams;
     struct loom_param_info *params;
     unsigned param_bytes;
+    struct ptx_kernel_access *access;   /* how it uses its pointer parameters (policies that
+                                         * reorder; made on first use, under dev->lock) */
+    bool access_done;
 };
 
 struct loom_module {
