@@ -7,3 +7,5 @@ libloom_la_LIBADD = libloomemu.la libloommem.la libloomptx.la $(HWLOC_LIBS) $(FF
 libloom_la_CFLAGS = $(AM_CFLAGS) $(HWLOC_CFLAGS) $(FFI_CFLAGS)
 libloom_la_LDFLAGS = $(AM_LDFLAGS) -version-info 0:0:0
 libloom_la_SOURCES += %D%/sched_preset.h %D%/sched_preset.c %D%/sched_cpus.h %D%/sched_cpus.c
+# The virtual-time schedule simulator (issue 19, docs/SCHEDULING.md "Virtual time")
+libloom_la_SOURCES += %D%/sched_vtime.h %D%/sched_vtime.c

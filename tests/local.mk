@@ -135,3 +135,6 @@ CLEANFILES += tests/debug/bin/*
 # malformed messages
 TESTS += tests/dap/dap_session.py tests/dap/editor.sh
 EXTRA_DIST += tests/dap
+# sched/sched_vtime.c: the virtual-time schedule simulator (issue 19): schedules worked out by
+# hand, invariants and determinism of random workloads, bad input; 10^6 CTAs timed (printed)
+tests_unit_check_loom_SOURCES += tests/unit/check_vtime.c
