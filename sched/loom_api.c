@@ -255,6 +255,15 @@ enum loom_status loom_device_create(const struct loom_device_config *cfg, struct
     }
     d->cfg.sched = NULL;
     if (env_flag("LOOM_SCHED_SUMMARY")) d->cfg.sched_summary = true;
+    const char *timing = getenv("LOOM_TIMING");
+    if (timing && *timing && strcmp(timing, "wall") != 0) {
+        if (strcmp(timing, "model") != 0) {
+            free(d);
+            return fail(LOOM_ERR_INVALID_VALUE, "LOOM_TIMING='%s': the timing is wall (the default) or model", timing);
+        }
+        d->cfg.timing_model = true;
+    }
+    if (d->cfg.timing_model) d->cfg.counters = true;   /* (the memory bytes of each kernel) */
     if (d->cfg.trace_path) {
         /* the file is created now: an unwritable path fails before anything runs */
         char err[512];
@@ -315,7 +324,7 @@ enum loom_status loom_device_create(const struct loom_device_config *cfg, struct
         .workers = d->cfg.deterministic ? 1 : d->workers, .pin = pin, .stats = d->cfg.stats,
         .coresident = (unsigned)(d->props.multiprocessors * d->preset->sm.max_ctas),
         .timeout_s = d->cfg.timeout_s, .progress = d->cfg.progress, .watchdog_s = d->cfg.watchdog_s,
-        .host = d->host, .trace = d->trace, .policy = policy,
+        .host = d->host, .trace = d->trace, .policy = policy, .timing_model = d->cfg.timing_model,
     };
     d->sched = sched_create(&sc);
     if (!d->sched) {
@@ -403,10 +412,23 @@ void loom_sched_print_summary(struct loom_device *dev, FILE *out)
     sched_policy_summary(dev->sched, &ps, spec, sizeof spec);
     double span_us = ps.last_ns > ps.first_ns ? (double)(ps.last_ns - ps.first_ns) / 1e3 : 0;
     emu_host_flush(dev->host);
+    double check_ns = ps.checked ? (double)ps.check_ns / (double)ps.checked : 0.0;
+    if (dev->cfg.timing_model) {
+        struct sched_vtime_summary vt;
+        char err[256];
+        if (!sched_vtrace_simulate(dev->sched, (unsigned)dev->props.multiprocessors, &vt, err, sizeof err)) {
+            fprintf(out, "loom: schedule: no virtual time: %s\n", err);
+            return;
+        }
+        fprintf(out, "loom: schedule: policy=%s timing=model makespan_us=%.1f critical_path_us=%.1f sm_util=%.3f "
+                "ops=%llu kernels=%u overlapped=%u deps=%llu check_ns=%.0f wall_us=%.1f\n", spec, vt.makespan_s * 1e6,
+                vt.critical_path_s * 1e6, vt.sm_util, (unsigned long long)ps.ops, vt.kernels, vt.overlapped,
+                (unsigned long long)vt.deps, check_ns, span_us);
+        return;
+    }
     fprintf(out, "loom: schedule: policy=%s timing=wall makespan_us=%.1f ops=%llu kernels=%llu overlapped=%llu "
             "deps=%llu check_ns=%.0f\n", spec, span_us, (unsigned long long)ps.ops, (unsigned long long)ps.kernels,
-            (unsigned long long)ps.overlapped, (unsigned long long)ps.deps,
-            ps.checked ? (double)ps.check_ns / (double)ps.checked : 0.0);
+            (unsigned long long)ps.overlapped, (unsigned long long)ps.deps, check_ns);
 }
 
 void loom_device_destroy(struct loom_device *dev)
@@ -927,6 +949,71 @@ void loom_mem_info(struct loom_device *dev, size_t *out_free, size_t *out_total)
     if (out_total) *out_total = cap;
 }
 
+/* ---- Virtual time: what operations cost ---------------------------------------------------- */
+
+#define VT_PCIE_BPS 25e9            /* host <-> device copies (PCIe 5 x16 as measured, not peak) */
+
+/* The device memory's bandwidth: two transfers a clock over the bus. */
+static double hbm_bps(const struct loom_device *dev)
+{
+    return 2.0 * dev->props.mem_clock_khz * 1e3 * (dev->props.mem_bus_width / 8.0);
+}
+
+/* A copy's engine and time: host to device and back at PCIe's rate, on the device (and
+ * memsets) at the memory's (a copy reads and writes). */
+static void copy_cost(struct loom_device *dev, struct sched_op *op)
+{
+    mem_read_begin(dev->mem);
+    bool dst_dev = mem_find(dev->mem, (uint64_t)(uintptr_t)op->dst, 1) != NULL;
+    bool src_dev = op->kind == SCHED_OP_COPY && mem_find(dev->mem, (uint64_t)(uintptr_t)op->src, 1) != NULL;
+    mem_read_end(dev->mem);
+    if (op->kind == SCHED_OP_SET) { op->vt_engine = 2; op->vt_s = (double)op->n / hbm_bps(dev); }
+    else if (dst_dev && src_dev) { op->vt_engine = 2; op->vt_s = 2.0 * (double)op->n / hbm_bps(dev); }
+    else if (dst_dev) { op->vt_engine = 0; op->vt_s = (double)op->n / VT_PCIE_BPS; }
+    else { op->vt_engine = 1; op->vt_s = (double)op->n / VT_PCIE_BPS; }
+}
+
+/* A completed kernel's CTA times (under the scheduler's lock). An SM issues 4 warp
+ * instructions a clock (an H100 SM's four schedulers), a warp at most one every
+ * VT_ISSUE_GAP clocks (dependent instructions' latency); the SM moves 1/sms of the memory
+ * bandwidth. The CTAs of the kernel an SM holds when it runs alone (its occupancy, or fewer
+ * when the grid is small: nctas / sms) share those; a CTA's time is the longer of its
+ * issue time (its counted warp instructions) and its memory time (its share of the
+ * kernel's global bytes, counted in sectors). */
+#define VT_ISSUE_GAP 4.0
+static void vtime_kernel(struct loom_device *dev, struct sched_grid *g)
+{
+    struct loom_kernel *k = g->k;
+    unsigned threads = g->L.block[0] * g->L.block[1] * g->L.block[2];
+    struct sched_occupancy occ;
+    unsigned per_sm = kernel_occupancy(k, threads, g->L.dyn_shared, &occ) == LOOM_OK && occ.ctas_per_sm
+                          ? occ.ctas_per_sm : 1;
+    double bytes = 0;
+    if (g->L.obs) {
+        struct emu_obs_pc *sum = calloc(g->L.obs->ncode ? g->L.obs->ncode : 1, sizeof *sum);
+        if (sum) {
+            emu_obs_sum(g->L.obs, sum);
+            for (uint32_t pc = 0; pc < g->L.obs->ncode; pc++) bytes += 32.0 * (double)sum[pc].sectors;
+            free(sum);
+        }
+    }
+    double *cta_s = malloc((g->nctas ? g->nctas : 1) * sizeof *cta_s);
+    if (!cta_s) return;
+    double clock = dev->props.clock_khz * 1e3, sms = dev->props.multiprocessors;
+    double nctas = (double)(g->nctas ? g->nctas : 1);
+    double resident = ceil(nctas / sms) < per_sm ? ceil(nctas / sms) : per_sm;
+    double warps = ceil(threads / 32.0), rate = 4.0 / resident;        /* warp instructions a clock */
+    if (warps / VT_ISSUE_GAP < rate) rate = warps / VT_ISSUE_GAP;
+    double mem_s = bytes / nctas * sms * resident / hbm_bps(dev);
+    double avg = (double)atomic_load(&g->warp_inst) / nctas;
+    for (uint64_t i = 0; i < g->nctas; i++) {
+        double insts = g->cta_inst ? g->cta_inst[i] : avg;
+        double issue_s = insts / (rate * clock);
+        cta_s[i] = issue_s > mem_s ? issue_s : mem_s;
+    }
+    sched_vtrace_kernel(dev->sched, g->op->vt_index, cta_s, g->nctas, per_sm, g->trace_name);
+}
+
 /* ---- Segments: what an operation reads and writes (policies that reorder) ------------- */
 
 /* How k uses its pointer parameters (ptx/ptx_access.h), analysed on its first launch under a
@@ -1075,6 +1162,7 @@ static enum loom_status copy_op(struct loom_device *dev, void *dst, const void *
     if (dev->trace) op->trace_name = copy_name(dev, dst, src);
     if (dev->checker) emu_check_host_write(dev->checker, (uint64_t)(uintptr_t)dst, n);
     if (sched_reorders(dev->sched)) copy_segments(dev, op);
+    if (dev->cfg.timing_model) copy_cost(dev, op);
     return submit(dev, op, wait);
 }
 
@@ -1111,6 +1199,7 @@ static enum loom_status set_op(struct loom_device *dev, uint64_t addr, int value
     op->trace_name = "memset";
     if (dev->checker) emu_check_host_write(dev->checker, addr, n);
     if (sched_reorders(dev->sched)) copy_segments(dev, op);
+    if (dev->cfg.timing_model) copy_cost(dev, op);
     return submit(dev, op, wait);
 }
 
@@ -1346,6 +1435,7 @@ static void grid_done(struct sched_grid *g)
     if (g->L.grid_workspace) mem_free(dev->mem, g->L.grid_workspace);
     if (dev->cfg.stats) record_stats(dev, g);
     if (dev->trace) trace_kernel(dev->trace, g);
+    if (dev->cfg.timing_model && !atomic_load(&g->fault_set)) vtime_kernel(dev, g);
     if (atomic_load(&g->fault_set)) {
         pthread_mutex_lock(&dev->lock);
         /* The host thread reads sticky without the lock, then sticky_msg: the
@@ -1469,6 +1559,7 @@ enum loom_status loom_launch(struct loom_device *dev, struct loom_kernel *k, con
     }
     op->grid = g;
     if (sched_reorders(dev->sched)) kernel_segments(dev, k, cfg, params, op);
+    if (dev->cfg.timing_model && nctas <= (1u << 24)) g->cta_inst = calloc(nctas, sizeof *g->cta_inst);
     mem_read_begin(dev->mem);   /* until grid_done: its CTAs look allocations up */
     return submit(dev, op, false);
 }
@@ -1623,6 +1714,7 @@ enum loom_status loom_event_synchronize(struct loom_event *e)
         pthread_mutex_unlock(&s->lock);
         return waits_in_host_func("loom_event_synchronize");
     }
+    if (s->vtrace) sched_vtrace_sync(s, NULL);
     while (e->done_gen < e->record_gen) pthread_cond_wait(&s->done_cv, &s->lock);
     pthread_mutex_unlock(&s->lock);
     emu_host_flush(e->dev->host);

@@ -57,6 +57,10 @@ struct sched_op {
     bool in_ready;
     bool drain;                     /* starts only when every earlier operation is done (an edge
                                        could not be recorded) */
+    /* Virtual time (sched_vtrace.c): */
+    uint64_t vt_index;              /* its record */
+    double vt_s;                    /* COPY, SET: bytes over its engine's bandwidth */
+    unsigned vt_engine;             /* 0 host to device, 1 device to host, 2 on the device */
 };
 
 /* Residency over time, sampled while a grid runs when statistics are on: bins of
@@ -109,6 +113,7 @@ struct sched_grid {
     void (*run_alone)(struct sched_grid *g);
     void *run_alone_ctx;
     bool overlapped;                /* it ran while another kernel ran (the policy's statistics) */
+    uint32_t *cta_inst;             /* virtual time: warp instructions of each CTA (by index), or NULL */
 };
 
 /* The scheduling policy (sched_policy.c; docs/SCHEDULING.md): which queued operations may
@@ -172,6 +177,7 @@ struct sched_config {
     struct emu_host *host;          /* printf output to flush before host callbacks */
     struct loom_trace *trace;       /* the Chrome trace (observe/trace.h), or NULL */
     struct sched_policy_choice policy;   /* NULL policy: fifo */
+    bool timing_model;              /* record for virtual time (sched_vtrace.c) */
 };
 
 struct sched_dep_state;
@@ -193,6 +199,8 @@ struct sched {
     struct sched_op *ready_head;    /* dag: operations whose predecessors are done */
     struct sched_dep_state *deps;   /* acs, dag: the regions' last writers and readers */
     struct sched_policy_stats pstats;
+    struct sched_vtrace *vtrace;    /* virtual time: the record, or NULL */
+    uint64_t vt_deps;               /* the dependencies the virtual schedule used */
     struct loom_stream *streams, *default_stream;
     struct sched_grid *active;
     uint64_t seq, pending;
@@ -254,6 +262,24 @@ struct sched_op *sched_ready_take(struct sched *s, bool (*may_start)(struct sche
                                   void *ctx);
 /* The policy's summary (under the lock), and its spec. */
 void sched_policy_summary(struct sched *s, struct sched_policy_stats *out, char *spec, size_t size);
+/* Virtual time (sched_vtrace.c): the record of a device's operations and host waits, the
+ * costs of its kernels, and their schedule in virtual time under the device's policy. */
+struct sched_vtrace;
+struct sched_vtime_summary {
+    double makespan_s, critical_path_s, sm_util;
+    unsigned overlapped, kernels;
+    uint64_t deps, ctas;
+};
+struct sched_vtrace *sched_vtrace_create(void);
+void sched_vtrace_destroy(struct sched_vtrace *t);
+void sched_vtrace_op(struct sched *s, struct sched_op *op);             /* under s->lock */
+void sched_vtrace_sync(struct sched *s, const struct loom_stream *st);  /* under s->lock; NULL: all */
+/* A completed kernel's per-CTA durations (taken: malloc'd), its residency per SM (under s->lock). */
+void sched_vtrace_kernel(struct sched *s, uint64_t index, double *cta_s, uint64_t nctas, unsigned ctas_per_sm,
+                         const char *name);
+bool sched_vtrace_simulate(struct sched *s, unsigned sms, struct sched_vtime_summary *out, char *err, size_t errlen);
+/* The host waits (loom_event_synchronize ...): a marker in the virtual-time record. */
+void sched_note_host_wait(struct sched *s, const struct loom_stream *st);
 /* Queues op (taking ownership) and returns its sequence number. */
 uint64_t sched_submit(struct sched *s, struct sched_op *op);
 void sched_event_unref_locked(struct loom_event *e);

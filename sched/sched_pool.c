@@ -49,6 +49,7 @@ static void grid_release(struct sched_grid *g)
 {
     if (atomic_fetch_sub(&g->refs, 1) != 1) return;
     emu_obs_destroy(g->L.obs);
+    free(g->cta_inst);
     free(g->params);
     free(g);
 }
@@ -420,14 +421,17 @@ static struct tally *tally_for(struct worker *wk, struct sched_grid *g)
 }
 
 /* Adds a finished CTA's counters to the tally (its SIMT issue model's with statistics on). */
-static void count_cta(struct tally *t, struct emu_cta *cta, bool stats)
+static void count_cta(struct tally *t, struct emu_cta *cta, bool stats, struct sched_grid *g, uint64_t index)
 {
     if (stats) emu_cta_take_simt_stats(cta, &t->simt);
+    uint64_t wi = 0;
     for (uint32_t w = 0; w < cta->nwarps; w++) {
         struct emu_warp *wp = &cta->warps[w];
-        t->wi += wp->n_inst; t->ti += wp->n_thread_inst; t->dv += wp->n_diverge; t->bw += wp->n_barrier;
+        wi += wp->n_inst; t->ti += wp->n_thread_inst; t->dv += wp->n_diverge; t->bw += wp->n_barrier;
         wp->n_inst = wp->n_thread_inst = wp->n_diverge = wp->n_barrier = 0;
     }
+    t->wi += wi;
+    if (g->cta_inst && index < g->nctas) g->cta_inst[index] = wi > UINT32_MAX ? UINT32_MAX : (uint32_t)wi;
 }
 
 /* Whether the worker still holds CTAs of g (claimed or resident). */
@@ -733,7 +737,7 @@ static bool run_residents(struct worker *wk)
             continue;
         }
         struct tally *t = tally_for(wk, g);
-        count_cta(t, r->cta, s->stats);
+        count_cta(t, r->cta, s->stats, g, r->index);
         if (st == EMU_CTA_FAULT) record_fault(s, g, r->cta->fault);
         else t->run++;
         t->done++;
@@ -889,7 +893,8 @@ struct sched *sched_create(const struct sched_config *cfg)
     pthread_cond_init(&s->done_cv, NULL);
     pthread_cond_init(&s->ready_cv, NULL);
     s->workers = cfg->workers;      /* 0: the pool thread counts the cores */
-    if (!sched_policy_init(s, &cfg->policy)) {
+    if (!sched_policy_init(s, &cfg->policy) || (cfg->timing_model && !(s->vtrace = sched_vtrace_create()))) {
+        sched_policy_fini(s);
         free(s);
         return NULL;
     }
@@ -902,7 +907,7 @@ struct sched *sched_create(const struct sched_config *cfg)
     s->host = cfg->host;
     s->trace = cfg->trace;
     s->default_stream = calloc(1, sizeof *s->default_stream);
-    if (!s->default_stream) { sched_policy_fini(s); free(s); return NULL; }
+    if (!s->default_stream) { sched_policy_fini(s); sched_vtrace_destroy(s->vtrace); free(s); return NULL; }
     s->default_stream->is_default = true;
     s->streams = s->default_stream;
     /* The watchdog starts first: the workers read s->watching without the lock. */
@@ -913,6 +918,7 @@ struct sched *sched_create(const struct sched_config *cfg)
         sched_watch_stop(s);
         free(s->default_stream);
         sched_policy_fini(s);
+        sched_vtrace_destroy(s->vtrace);
         free(s);
         return NULL;
     }
@@ -945,6 +951,7 @@ void sched_destroy(struct sched *s)
         free(st);
     }
     sched_policy_fini(s);
+    sched_vtrace_destroy(s->vtrace);
     if (s->topo) hwloc_topology_destroy(s->topo);
     free(s->pus);
     for (unsigned i = 0; s->wslots && i < s->workers; i++) pthread_mutex_destroy(&s->wslots[i].lock);
@@ -986,6 +993,7 @@ uint64_t sched_submit(struct sched *s, struct sched_op *op)
         s->gtail = op;
         if (s->policy->submit) s->policy->submit(s, op);
     }
+    if (s->vtrace) sched_vtrace_op(s, op);
     uint64_t seq = op->seq;
     promote_locked(s, NULL);
     pthread_cond_broadcast(&s->work_cv);
@@ -993,9 +1001,18 @@ uint64_t sched_submit(struct sched *s, struct sched_op *op)
     return seq;
 }
 
+void sched_note_host_wait(struct sched *s, const struct loom_stream *st)
+{
+    if (!s->vtrace) return;
+    pthread_mutex_lock(&s->lock);
+    sched_vtrace_sync(s, st);
+    pthread_mutex_unlock(&s->lock);
+}
+
 void sched_wait_idle(struct sched *s)
 {
     pthread_mutex_lock(&s->lock);
+    if (s->vtrace) sched_vtrace_sync(s, NULL);
     while (s->pending) pthread_cond_wait(&s->done_cv, &s->lock);
     pthread_mutex_unlock(&s->lock);
 }
@@ -1005,6 +1022,7 @@ void sched_wait_stream(struct sched *s, struct loom_stream *st, uint64_t seq)
     if (!st) st = s->default_stream;
     pthread_mutex_lock(&s->lock);
     if (!seq) seq = st->submitted_seq;
+    if (s->vtrace) sched_vtrace_sync(s, st);
     if (s->policy->reorders)     /* (host synchronisation drains everything before it) */
         while (s->ghead && s->ghead->seq <= seq) pthread_cond_wait(&s->done_cv, &s->lock);
     else

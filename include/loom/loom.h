@@ -104,6 +104,11 @@ struct loom_device_config {
     bool sched_summary;          /* at loom_device_destroy, one line on stderr: the policy, the
                                   * dependencies found, kernels that overlapped, the span of device
                                   * work (LOOM_SCHED_SUMMARY=1) */
+    bool timing_model;           /* virtual time: record each kernel's per-CTA cost (issue slots, memory
+                                  * bytes; counters on) and each operation's dependencies, so that
+                                  * loom_sched_print_summary schedules them in virtual time on the
+                                  * preset's SMs, the same on any machine (LOOM_TIMING=model;
+                                  * docs/SCHEDULING.md) */
     struct loom_debug *debugger; /* debug this device's launches (loom/debug.h): one worker, the
                                   * deterministic schedule; the launches it attaches to run a
                                   * decode of their module without folding and fusion; NULL =
@@ -148,7 +153,8 @@ enum loom_status loom_simt_check(const char *spec, char *msg, size_t size);
 enum loom_status loom_sched_check(const char *spec, char *msg, size_t size);
 /* Waits for the device's work, then prints the scheduling summary line to out: "loom:
  * schedule: " and key=value pairs (policy, timing, makespan_us, ops, kernels, overlapped,
- * deps, check_ns; docs/SCHEDULING.md). loom_device_destroy prints it when sched_summary. */
+ * deps, check_ns; under timing_model also critical_path_us and sm_util, and the times are
+ * virtual; docs/SCHEDULING.md). loom_device_destroy prints it when sched_summary. */
 void loom_sched_print_summary(struct loom_device *dev, FILE *out);
 void loom_device_destroy(struct loom_device *dev);
 /* Writes the trace recorded so far (trace_path) over the file, whole; loom_device_destroy
