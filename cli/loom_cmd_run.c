@@ -134,6 +134,7 @@ struct run_opts {
     char *policies[8];                  /* --simt a,b,...: each run in turn */
     const char *sched;                  /* --sched POLICY */
     bool have_sched;
+    bool timing_model, have_timing;     /* --timing model: the summary line in virtual time */
     unsigned npolicies;
     struct run_arg *args;
     unsigned nargs;
@@ -717,6 +718,14 @@ static int parse_options(int argc, char **argv, struct run_opts *o)
                 return RUN_USAGE_ERROR;
             }
             o->sched = v;
+        } else if (!strcmp(name, "--timing")) {
+            if (!once(&o->have_timing, name) || !(v = opt_value(argc, argv, &i, eq)))
+                return RUN_USAGE_ERROR;
+            if (strcmp(v, "model") != 0 && strcmp(v, "wall") != 0) {
+                run_error("--timing is wall (the default) or model, not '%s'", v);
+                return RUN_USAGE_ERROR;
+            }
+            o->timing_model = strcmp(v, "model") == 0;
         } else if (!strcmp(name, "--simt")) {
             if (!once(&o->have_simt, name) || !(v = opt_value(argc, argv, &i, eq)))
                 return RUN_USAGE_ERROR;
@@ -1035,6 +1044,7 @@ static int run_one(struct run_opts *o, const char *simt, unsigned nth, FILE *jso
         .initcheck = o->initcheck, .racecheck = o->racecheck,
         .progress = !o->quiet && isatty(STDERR_FILENO),
         .watchdog_s = o->have_watchdog ? o->watchdog : 60, .simt = simt, .sched = o->sched,
+        .timing_model = o->timing_model, .sched_summary = o->timing_model,
         /* (the first policy's run only, when there are several) */
         .trace_path = nth == 0 ? o->trace : NULL, .trace_cap = o->trace_cap, .trace_warps = o->trace_warps,
         .debugger = run_debugger,
