@@ -14,6 +14,7 @@
 #include <check.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "loom/loom.h"
@@ -138,6 +139,73 @@ START_TEST(test_bad_specs)
 }
 END_TEST
 
+/* Virtual time: four independent kernels of 8 CTAs (a small part of the 132 SMs) and a
+ * dependent fifth. Serial runs them one after another; dag overlaps the four; the virtual
+ * makespan is the same whatever the workers and run after run. */
+static double vt_makespan(const char *policy, unsigned workers, char *line, size_t size)
+{
+    struct loom_device *dev;
+    struct loom_device_config cfg = { .workers = workers, .sched = policy, .timing_model = true };
+    ck_assert_int_eq(loom_device_create(&cfg, &dev), LOOM_OK);
+    struct loom_module *mod;
+    struct loom_kernel *k;
+    ck_assert_int_eq(loom_module_load_text(dev, log_ptx, sizeof log_ptx - 1, "log.ptx", &mod), LOOM_OK);
+    ck_assert_int_eq(loom_module_get_kernel(mod, "log_id", &k), LOOM_OK);
+    uint64_t counter[5], logbuf[5];
+    for (unsigned i = 0; i < 5; i++) {
+        ck_assert_int_eq(loom_malloc(dev, 4, &counter[i]), LOOM_OK);
+        ck_assert_int_eq(loom_malloc(dev, 4 * 8 * 128, &logbuf[i]), LOOM_OK);
+        ck_assert_int_eq(loom_memset(dev, counter[i], 0, 4), LOOM_OK);
+    }
+    for (unsigned i = 0; i < 5; i++) {
+        unsigned id = i + 1;
+        void *args[] = { &counter[i], &logbuf[i], &id };
+        /* the fifth reads what the first four wrote */
+        struct loom_access_range r[5];
+        unsigned n = 0;
+        if (i < 4) {
+            r[n++] = (struct loom_access_range){ counter[i], 4, LOOM_ACCESS_READ | LOOM_ACCESS_WRITE };
+            r[n++] = (struct loom_access_range){ logbuf[i], 4 * 8 * 128, LOOM_ACCESS_WRITE };
+        } else {
+            for (unsigned j = 0; j < 4; j++) r[n++] = (struct loom_access_range){ logbuf[j], 16, LOOM_ACCESS_READ };
+            r[n++] = (struct loom_access_range){ counter[4], 4, LOOM_ACCESS_READ | LOOM_ACCESS_WRITE };
+        }
+        struct loom_launch_config lc = { .grid = { 8, 1, 1 }, .block = { 128, 1, 1 }, .access = i < 4 ? r : NULL,
+                                         .naccess = n };
+        if (i == 4) { lc.access = r; lc.naccess = n; }
+        ck_assert_int_eq(loom_launch(dev, k, &lc, args), LOOM_OK);
+    }
+    FILE *f = fmemopen(line, size, "w");
+    ck_assert_ptr_nonnull(f);
+    loom_sched_print_summary(dev, f);
+    fclose(f);
+    loom_device_destroy(dev);
+    const char *m = strstr(line, "makespan_us=");
+    ck_assert_msg(m && strstr(line, "timing=model"), "'%s'", line);
+    return strtod(m + 12, NULL);
+}
+
+START_TEST(test_virtual_time)
+{
+    char a[512], b[512], c[512];
+    double serial = vt_makespan("serial", 1, a, sizeof a);
+    double dag1 = vt_makespan("dag", 1, b, sizeof b);
+    double dag2 = vt_makespan("dag", 2, c, sizeof c);
+    ck_assert_msg(serial > 0 && dag1 > 0, "%s / %s", a, b);
+    ck_assert_msg(dag1 == dag2, "dag: %g with one worker, %g with two", dag1, dag2);
+    /* four of five kernels overlap: at least 1.5 times faster */
+    ck_assert_msg(serial > 1.5 * dag1, "serial %g, dag %g: '%s' '%s'", serial, dag1, a, b);
+    ck_assert_msg(strstr(b, "overlapped=4 ") != NULL, "'%s'", b);
+    ck_assert_msg(strstr(a, "overlapped=0 ") != NULL, "'%s'", a);
+    double fifo = vt_makespan("fifo", 2, c, sizeof c);
+    ck_assert_msg(fifo == serial, "fifo %g (one stream: serial's %g): '%s'", fifo, serial, c);
+    double acs1 = vt_makespan("acs:window=1", 1, c, sizeof c);
+    ck_assert_msg(acs1 == serial, "acs:window=1 %g, serial %g", acs1, serial);
+    double acs2 = vt_makespan("acs:window=2", 1, c, sizeof c);
+    ck_assert_msg(acs2 < serial && acs2 > dag1, "acs:window=2 %g between dag %g and serial %g", acs2, dag1, serial);
+}
+END_TEST
+
 Suite *sched_policy_suite(void);
 Suite *sched_policy_suite(void)
 {
@@ -146,6 +214,7 @@ Suite *sched_policy_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_orders);
     tcase_add_test(tc, test_bad_specs);
+    tcase_add_test(tc, test_virtual_time);
     suite_add_tcase(s, tc);
     return s;
 }
