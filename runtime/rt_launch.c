@@ -38,6 +38,28 @@ cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sh
     return cudaSuccess;
 }
 
+/* loomLaunchAccess (include/loom/hints.h): the exact ranges the calling thread's next launch
+ * reads and writes, for the scheduling policies that reorder (docs/SCHEDULING.md). */
+#define HINTS_MAX 64
+static _Thread_local struct loom_access_range hints[HINTS_MAX];
+static _Thread_local unsigned nhints;
+static _Thread_local bool hints_overflow;
+
+int loomLaunchAccess(const void *ptr, size_t bytes, int mode);
+int loomLaunchAccess(const void *ptr, size_t bytes, int mode)
+{
+    if (mode < 1 || mode > 3) {
+        rt_log("loomLaunchAccess(%p, %zu, %d): mode is 1 (read), 2 (write) or 3 (both)", ptr, bytes, mode);
+        return (int)cudaErrorInvalidValue;
+    }
+    if (nhints == HINTS_MAX) {
+        hints_overflow = true;   /* the launch then falls back to what is inferred: never less */
+        return (int)cudaErrorInvalidValue;
+    }
+    hints[nhints++] = (struct loom_access_range){ (uint64_t)(uintptr_t)ptr, bytes, (unsigned)mode };
+    return (int)cudaSuccess;
+}
+
 cudaError_t rt_launch(const void *func, dim3 grid, dim3 block, void **args, size_t shared, cudaStream_t stream,
                       bool per_thread, bool cooperative, const char *api)
 {
@@ -60,7 +82,13 @@ cudaError_t rt_launch(const void *func, dim3 grid, dim3 block, void **args, size
             .stream = ls,
             .cooperative = cooperative,
         };
+        if (nhints && !hints_overflow) {
+            cfg.access = hints;
+            cfg.naccess = nhints;
+        }
         enum loom_status s = loom_launch(rt.dev, k, &cfg, args);
+        nhints = 0;
+        hints_overflow = false;
         if (s != LOOM_OK && rt.log)
             rt_log("%s", loom_device_error(rt.dev));
         e = rt_check(s);

@@ -62,6 +62,9 @@ EXTRA_DIST += tests/edge/float
 # sched/: CTAs waiting on other CTAs with 1, 2 and 16 workers; cooperative grid sync; deterministic printf order
 TESTS += tests/sched/run.sh
 EXTRA_DIST += tests/sched/run.sh tests/sched/sched.cu tests/sched/sched.ptx tests/sched/gen_ptx.sh
+# sched/sched_policy.c, runtime/rt_launch.c: a CUDA program's exact ranges (loom/hints.h) under dag
+TESTS += tests/sched/hints.sh
+EXTRA_DIST += tests/sched/hints.sh tests/sched/hints.cu
 # emu/emu_mma.c, emu_mma_arith.c: the tensor-core family and a Triton tl.dot kernel against H100 recordings
 tests_unit_check_loom_SOURCES += tests/unit/check_emu_mma.c
 EXTRA_DIST += tests/edge/mma
