@@ -38,7 +38,7 @@ static void usage(FILE *out)
     fputs("usage: loom exec [--workers N] [--stats[=brief|=launches|=json FILE]] [--report FILE.html]\n"
           "                 [--deterministic] [--no-check]\n"
           "                 [--initcheck] [--racecheck] [--device PRESET] [--timeout S] [--simt POLICY]\n"
-          "                 [--sched POLICY] [--timing wall|model]\n"
+          "                 [--sched POLICY] [--sched-check] [--timing wall|model]\n"
           "                 [--trace FILE.json] [--trace-cap N] [--trace-warps]\n"
           "                 [--debug [--batch FILE] [-ex COMMAND]...]\n"
           "                 PROGRAM [ARGS...]\n"
@@ -633,6 +633,9 @@ int loom_cmd_exec(int argc, char **argv)
                 return 2;
             }
             if (set_env("LOOM_SCHED", v))
+                return 2;
+        } else if (strcmp(a, "--sched-check") == 0) {
+            if (set_env("LOOM_SCHED_CHECK", "1"))
                 return 2;
         } else if ((v = option_value(argc, argv, &i, "--timing"))) {
             if (strcmp(v, "model") != 0 && strcmp(v, "wall") != 0) {

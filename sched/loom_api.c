@@ -255,6 +255,7 @@ enum loom_status loom_device_create(const struct loom_device_config *cfg, struct
     }
     d->cfg.sched = NULL;
     if (env_flag("LOOM_SCHED_SUMMARY")) d->cfg.sched_summary = true;
+    if (env_flag("LOOM_SCHED_CHECK")) d->cfg.sched_check = true;
     const char *timing = getenv("LOOM_TIMING");
     if (timing && *timing && strcmp(timing, "wall") != 0) {
         if (strcmp(timing, "model") != 0) {
@@ -325,6 +326,7 @@ enum loom_status loom_device_create(const struct loom_device_config *cfg, struct
         .coresident = (unsigned)(d->props.multiprocessors * d->preset->sm.max_ctas),
         .timeout_s = d->cfg.timeout_s, .progress = d->cfg.progress, .watchdog_s = d->cfg.watchdog_s,
         .host = d->host, .trace = d->trace, .policy = policy, .timing_model = d->cfg.timing_model,
+        .check = d->cfg.sched_check,
     };
     d->sched = sched_create(&sc);
     if (!d->sched) {
@@ -421,14 +423,15 @@ void loom_sched_print_summary(struct loom_device *dev, FILE *out)
             return;
         }
         fprintf(out, "loom: schedule: policy=%s timing=model makespan_us=%.1f critical_path_us=%.1f sm_util=%.3f "
-                "ops=%llu kernels=%u overlapped=%u deps=%llu check_ns=%.0f wall_us=%.1f\n", spec, vt.makespan_s * 1e6,
-                vt.critical_path_s * 1e6, vt.sm_util, (unsigned long long)ps.ops, vt.kernels, vt.overlapped,
-                (unsigned long long)vt.deps, check_ns, span_us);
+                "ops=%llu kernels=%u overlapped=%u deps=%llu check_ns=%.0f wall_us=%.1f races=%llu\n", spec,
+                vt.makespan_s * 1e6, vt.critical_path_s * 1e6, vt.sm_util, (unsigned long long)ps.ops, vt.kernels,
+                vt.overlapped, (unsigned long long)vt.deps, check_ns, span_us, (unsigned long long)ps.races);
         return;
     }
     fprintf(out, "loom: schedule: policy=%s timing=wall makespan_us=%.1f ops=%llu kernels=%llu overlapped=%llu "
-            "deps=%llu check_ns=%.0f\n", spec, span_us, (unsigned long long)ps.ops, (unsigned long long)ps.kernels,
-            (unsigned long long)ps.overlapped, (unsigned long long)ps.deps, check_ns);
+            "deps=%llu check_ns=%.0f races=%llu\n", spec, span_us, (unsigned long long)ps.ops,
+            (unsigned long long)ps.kernels, (unsigned long long)ps.overlapped, (unsigned long long)ps.deps, check_ns,
+            (unsigned long long)ps.races);
 }
 
 void loom_device_destroy(struct loom_device *dev)
@@ -1044,7 +1047,14 @@ static uint64_t region_key(struct loom_device *dev, uint64_t addr, uint64_t n)
 
 static void seg_add(struct sched_seg *v, unsigned *n, uint64_t key, unsigned mode)
 {
-    if (mode) v[(*n)++] = (struct sched_seg){ key, mode };
+    if (mode) v[(*n)++] = (struct sched_seg){ .key = key, .mode = mode };
+}
+
+/* A segment with its range: exact, or the allocation a pointer argument falls in. */
+static void seg_range(struct sched_seg *v, unsigned *n, uint64_t key, unsigned mode, bool exact, uint64_t lo,
+                      uint64_t hi, uint64_t ptr)
+{
+    if (mode) v[(*n)++] = (struct sched_seg){ key, mode, exact, lo, hi, ptr };
 }
 
 /* A launch's segments: the exact ranges the caller gave, else the allocations its pointer
@@ -1064,8 +1074,8 @@ static void kernel_segments(struct loom_device *dev, struct loom_kernel *k, cons
     if (cfg->access) {
         for (unsigned i = 0; i < cfg->naccess; i++) {
             const struct loom_access_range *r = &cfg->access[i];
-            seg_add(v, &n, r->size ? region_key(dev, r->addr, r->size) : SCHED_KEY_HOST,
-                    r->mode & (SCHED_READ | SCHED_WRITE));
+            seg_range(v, &n, r->size ? region_key(dev, r->addr, r->size) : SCHED_KEY_HOST,
+                      r->mode & (SCHED_READ | SCHED_WRITE), true, r->addr, r->addr + r->size, r->addr);
         }
     } else {
         for (unsigned i = 0; i < k->nparams && i < acc->nparams; i++) {
@@ -1074,12 +1084,14 @@ static void kernel_segments(struct loom_device *dev, struct loom_kernel *k, cons
             uint64_t ptr = 0;
             if (k->params[i].size == 8) memcpy(&ptr, params + k->params[i].offset, 8);
             const struct mem_alloc *a = k->params[i].size == 8 ? mem_find(dev->mem, ptr, 1) : NULL;
-            seg_add(v, &n, a ? a->base : SCHED_KEY_ALL, mode);
+            if (a) seg_range(v, &n, a->base, mode, false, a->base, a->base + a->size, ptr);
+            else seg_add(v, &n, SCHED_KEY_ALL, mode);
         }
         if (acc->globals)
             for (unsigned i = 0; i < k->mod->nglobals; i++) {
                 const struct mem_alloc *a = mem_find(dev->mem, k->mod->global_addrs[i], 1);
-                seg_add(v, &n, a ? a->base : SCHED_KEY_ALL, acc->globals);
+                if (a) seg_range(v, &n, a->base, acc->globals, true, a->base, a->base + a->size, a->base);
+                else seg_add(v, &n, SCHED_KEY_ALL, acc->globals);
             }
         seg_add(v, &n, SCHED_KEY_ALL, acc->other);
     }
@@ -1096,9 +1108,10 @@ static void copy_segments(struct loom_device *dev, struct sched_op *op)
 {
     if (!(op->segs = calloc(2, sizeof *op->segs))) return;
     mem_read_begin(dev->mem);
-    op->segs[0] = (struct sched_seg){ region_key(dev, (uint64_t)(uintptr_t)op->dst, op->n), SCHED_WRITE };
+    uint64_t d = (uint64_t)(uintptr_t)op->dst, s = (uint64_t)(uintptr_t)op->src;
+    op->segs[0] = (struct sched_seg){ region_key(dev, d, op->n), SCHED_WRITE, true, d, d + op->n, d };
     if (op->kind == SCHED_OP_COPY)
-        op->segs[1] = (struct sched_seg){ region_key(dev, (uint64_t)(uintptr_t)op->src, op->n), SCHED_READ };
+        op->segs[1] = (struct sched_seg){ region_key(dev, s, op->n), SCHED_READ, true, s, s + op->n, s };
     mem_read_end(dev->mem);
     op->nsegs = op->kind == SCHED_OP_COPY ? 2 : 1;
 }
@@ -1161,7 +1174,7 @@ static enum loom_status copy_op(struct loom_device *dev, void *dst, const void *
     op->dst = dst; op->src = src; op->n = n;
     if (dev->trace) op->trace_name = copy_name(dev, dst, src);
     if (dev->checker) emu_check_host_write(dev->checker, (uint64_t)(uintptr_t)dst, n);
-    if (sched_reorders(dev->sched)) copy_segments(dev, op);
+    if (sched_needs_segments(dev->sched)) copy_segments(dev, op);
     if (dev->cfg.timing_model) copy_cost(dev, op);
     return submit(dev, op, wait);
 }
@@ -1198,7 +1211,7 @@ static enum loom_status set_op(struct loom_device *dev, uint64_t addr, int value
     op->dst = (void *)(uintptr_t)addr; op->value = value; op->n = n;
     op->trace_name = "memset";
     if (dev->checker) emu_check_host_write(dev->checker, addr, n);
-    if (sched_reorders(dev->sched)) copy_segments(dev, op);
+    if (sched_needs_segments(dev->sched)) copy_segments(dev, op);
     if (dev->cfg.timing_model) copy_cost(dev, op);
     return submit(dev, op, wait);
 }
@@ -1558,7 +1571,7 @@ enum loom_status loom_launch(struct loom_device *dev, struct loom_kernel *k, con
         g->trace_name = loom_trace_intern(dev->trace, loom_short_name(k->ir->name, 48, name, sizeof name));
     }
     op->grid = g;
-    if (sched_reorders(dev->sched)) kernel_segments(dev, k, cfg, params, op);
+    if (sched_needs_segments(dev->sched)) kernel_segments(dev, k, cfg, params, op);
     if (dev->cfg.timing_model && nctas <= (1u << 24)) g->cta_inst = calloc(nctas, sizeof *g->cta_inst);
     mem_read_begin(dev->mem);   /* until grid_done: its CTAs look allocations up */
     return submit(dev, op, false);

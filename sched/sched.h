@@ -29,7 +29,14 @@ enum { SCHED_READ = 1, SCHED_WRITE = 2 };
 #define SCHED_KEY_ALL 0             /* all memory: what cannot be told apart */
 #define SCHED_KEY_HOST 1            /* host memory outside device allocations (copies) */
 #define SCHED_KEY_PRINTF 2          /* the printf buffer: kernels that print keep their order */
-struct sched_seg { uint64_t key; unsigned mode; };
+struct sched_seg {
+    uint64_t key;
+    unsigned mode;
+    bool exact;                     /* [lo, hi) is what it touches (a copy, a set, a declared range, a
+                                     * variable); else the allocation [lo, hi) holds it, reached from
+                                     * the pointer argument ptr (the race check compares those) */
+    uint64_t lo, hi, ptr;
+};
 
 /* One unit of stream work. */
 struct sched_op {
@@ -55,6 +62,7 @@ struct sched_op {
     unsigned nrefs;
     struct sched_op *rnext;         /* the ready list (dag) */
     bool in_ready;
+    uint64_t race_mark;             /* the race check's walk (sched_check_races) */
     bool drain;                     /* starts only when every earlier operation is done (an edge
                                        could not be recorded) */
     /* Virtual time (sched_vtrace.c): */
@@ -148,7 +156,7 @@ bool sched_policy_parse(const char *spec, struct sched_policy_choice *out, char 
 
 /* What the policies found, for the statistics and the summary line. */
 struct sched_policy_stats {
-    uint64_t ops, kernels, deps, overlapped, check_ns, checked;
+    uint64_t ops, kernels, deps, overlapped, check_ns, checked, races;
     uint64_t first_ns, last_ns;     /* the first operation's start, the last one's end */
 };
 
@@ -178,6 +186,7 @@ struct sched_config {
     struct loom_trace *trace;       /* the Chrome trace (observe/trace.h), or NULL */
     struct sched_policy_choice policy;   /* NULL policy: fifo */
     bool timing_model;              /* record for virtual time (sched_vtrace.c) */
+    bool check;                     /* report operations of unordered streams that conflict */
 };
 
 struct sched_dep_state;
@@ -199,6 +208,9 @@ struct sched {
     struct sched_op *ready_head;    /* dag: operations whose predecessors are done */
     struct sched_dep_state *deps;   /* acs, dag: the regions' last writers and readers */
     struct sched_policy_stats pstats;
+    bool check;                     /* the race check (sched_check_races) */
+    bool track;                     /* keeps ghead .. gtail (the policy, or the race check) */
+    uint64_t races;                 /* conflicts it reported */
     struct sched_vtrace *vtrace;    /* virtual time: the record, or NULL */
     uint64_t vt_deps;               /* the dependencies the virtual schedule used */
     struct loom_stream *streams, *default_stream;
@@ -254,6 +266,12 @@ void sched_destroy(struct sched *s);
 /* Whether the device's policy reorders a stream's operations: launches, copies and sets then
  * carry segments (sched_op.segs). */
 bool sched_reorders(const struct sched *s);
+/* Whether launches, copies and sets need segments: a policy that reorders, or the race check. */
+bool sched_needs_segments(const struct sched *s);
+/* The race check (loom_device_config.sched_check): op, just queued, against every unfinished
+ * operation that CUDA does not order before it; a conflict is reported on stderr (under
+ * s->lock; sched_policy.c). */
+void sched_check_races(struct sched *s, struct sched_op *op);
 /* sched_policy.c for sched_pool.c: the policy's state (sched_create, sched_destroy), and the
  * dag's ready list: its first operation that may_start, taken off the list. */
 bool sched_policy_init(struct sched *s, const struct sched_policy_choice *c);

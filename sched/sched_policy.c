@@ -263,7 +263,7 @@ static void deps_submit(struct sched *s, struct sched_op *op)
                 edge(s, o->last_sync, op);
         }
         struct sched_dep_state *d = s->deps;
-        struct sched_seg all = { SCHED_KEY_ALL, SCHED_READ | SCHED_WRITE };
+        struct sched_seg all = { .key = SCHED_KEY_ALL, .mode = SCHED_READ | SCHED_WRITE };
         const struct sched_seg *segs = op->nsegs ? op->segs : &all;
         unsigned nsegs = op->nsegs ? op->nsegs : 1;
         unsigned all_mode = 0;
@@ -412,10 +412,123 @@ struct sched_op *sched_ready_take(struct sched *s, bool (*may_start)(struct sche
 
 bool sched_reorders(const struct sched *s) { return s->policy->reorders; }
 
+bool sched_needs_segments(const struct sched *s) { return s->policy->reorders || s->check; }
+
+/* ---- The race check ----------------------------------------------------------------------
+ * Two operations race when CUDA does not order them and what they touch conflicts: the
+ * program's answer then depends on the schedule. CUDA orders x before y when a chain of
+ * unfinished operations leads from x to y: stream order, the legacy default stream's rules,
+ * an event wait after its record. (A finished operation needs no chain: everything before
+ * it in its stream has finished too.) The check walks that chain back from the new
+ * operation, then compares it with every unfinished operation the walk did not reach.
+ * Operations already finished when the new one is queued are not compared: a race whose
+ * two sides never are in flight at once goes unseen. Each pair of kernels is reported
+ * once. */
+
+/* Whether two segments surely meet: exact ranges that overlap; an inferred one (a pointer
+ * argument into an allocation) whose pointer lies in an exact range; two inferred ones from
+ * the same pointer. Pointers to different places in one allocation are taken as the
+ * partitioned work they usually are, and all memory (nothing known) as no evidence. */
+static bool seg_meets(const struct sched_seg *a, const struct sched_seg *b)
+{
+    if (a->key == SCHED_KEY_ALL || b->key == SCHED_KEY_ALL || a->key == SCHED_KEY_PRINTF || b->key == SCHED_KEY_PRINTF)
+        return false;
+    if (a->exact && b->exact) return a->lo < b->hi && b->lo < a->hi;
+    if (a->exact) return b->ptr >= a->lo && b->ptr < a->hi;
+    if (b->exact) return a->ptr >= b->lo && a->ptr < b->hi;
+    return a->ptr == b->ptr;
+}
+
+static bool segs_conflict(const struct sched_op *a, const struct sched_op *b, uint64_t *addr)
+{
+    for (unsigned i = 0; i < a->nsegs; i++)
+        for (unsigned j = 0; j < b->nsegs; j++)
+            if (((a->segs[i].mode | b->segs[j].mode) & SCHED_WRITE) && seg_meets(&a->segs[i], &b->segs[j])) {
+                *addr = a->segs[i].exact ? (b->segs[j].exact && b->segs[j].lo > a->segs[i].lo ? b->segs[j].lo
+                                                                                                : a->segs[i].lo)
+                                         : a->segs[i].ptr;
+                return true;
+            }
+    return false;
+}
+
+static const char *op_name(const struct sched_op *op, char *buf, size_t size)
+{
+    switch (op->kind) {
+    case SCHED_OP_KERNEL: {
+        char name[64];
+        snprintf(buf, size, "kernel '%s'", loom_short_name(op->grid->k->ir->name, 48, name, sizeof name));
+        return buf;
+    }
+    case SCHED_OP_COPY: return "a copy";
+    case SCHED_OP_SET: return "a memset";
+    default: return "an operation";
+    }
+}
+
+void sched_check_races(struct sched *s, struct sched_op *op)
+{
+    if (op->kind != SCHED_OP_KERNEL && op->kind != SCHED_OP_COPY && op->kind != SCHED_OP_SET) return;
+    /* the chain back from op: marks the unfinished operations CUDA orders before it */
+    uint64_t stamp = op->seq;
+    size_t cap = 64, n = 0;
+    struct sched_op **stack = malloc(cap * sizeof *stack);
+    if (!stack) return;
+    stack[n++] = op;
+    while (n) {
+        struct sched_op *y = stack[--n];
+        struct sched_op *before[64];
+        unsigned nb = 0;
+        if (y->sprev) before[nb++] = y->sprev;
+        for (struct loom_stream *o = s->streams; o && nb < 63; o = o->next) {
+            if (o == y->stream) continue;
+            bool legacy = (y->stream->is_default && blocking(o)) || (o->is_default && blocking(y->stream));
+            if (!legacy) continue;
+            struct sched_op *x = o->tail;                     /* its last operation before y */
+            while (x && x->seq > y->seq) x = x->sprev;
+            if (x) before[nb++] = x;
+        }
+        if (y->kind == SCHED_OP_WAIT_EVENT)
+            for (struct sched_op *x = s->ghead ? s->ghead : NULL; x && nb < 64; x = x->gnext)
+                if (x->kind == SCHED_OP_RECORD_EVENT && x->event == y->event && x->event_gen == y->event_gen)
+                    before[nb++] = x;
+        for (unsigned i = 0; i < nb; i++) {
+            if (before[i]->race_mark == stamp) continue;
+            before[i]->race_mark = stamp;
+            if (n == cap) {
+                struct sched_op **g = realloc(stack, 2 * cap * sizeof *g);
+                if (!g) { free(stack); return; }
+                stack = g;
+                cap *= 2;
+            }
+            stack[n++] = before[i];
+        }
+    }
+    free(stack);
+    for (struct sched_op *x = s->ghead; x && x != op; x = x->gnext) {
+        if (x->race_mark == stamp || x->state == SCHED_DONE) continue;
+        if (x->kind != SCHED_OP_KERNEL && x->kind != SCHED_OP_COPY && x->kind != SCHED_OP_SET) continue;
+        uint64_t addr;
+        if (!segs_conflict(x, op, &addr)) continue;
+        if (x->kind == SCHED_OP_KERNEL && op->kind == SCHED_OP_KERNEL && x->grid->k == op->grid->k &&
+            x->stream == op->stream)
+            continue;
+        s->races++;
+        if (s->races > 20) continue;
+        char a[96], b[96], where[64];
+        snprintf(where, sizeof where, "0x%llx", (unsigned long long)addr);
+        fprintf(stderr, "loom: sched-check: %s (stream %u) and %s (stream %u) both use the memory at %s, one of them writing, and "
+                "nothing orders them: a data race in the program (CUDA may run them in either order or at once)%s\n",
+                op_name(x, a, sizeof a), x->stream->id, op_name(op, b, sizeof b), op->stream->id, where,
+                s->races == 20 ? "; further races are counted, not shown" : "");
+    }
+}
+
 void sched_policy_summary(struct sched *s, struct sched_policy_stats *out, char *spec, size_t size)
 {
     pthread_mutex_lock(&s->lock);
     *out = s->pstats;
+    out->races = s->races;
     if (spec) snprintf(spec, size, "%s", s->policy_spec);
     pthread_mutex_unlock(&s->lock);
 }

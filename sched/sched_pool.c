@@ -208,7 +208,7 @@ static void op_finish_locked(struct sched *s, struct sched_op *op)
     if (op->next) op->next->sprev = op->sprev;
     else st->tail = op->sprev;
     st->completed_seq = st->head ? st->head->seq - 1 : st->submitted_seq;
-    if (s->policy->track) {
+    if (s->track) {
         if (s->policy->done) s->policy->done(s, op);
         if (op->gprev) op->gprev->gnext = op->gnext;
         else s->ghead = op->gnext;
@@ -893,6 +893,8 @@ struct sched *sched_create(const struct sched_config *cfg)
     pthread_cond_init(&s->done_cv, NULL);
     pthread_cond_init(&s->ready_cv, NULL);
     s->workers = cfg->workers;      /* 0: the pool thread counts the cores */
+    s->check = cfg->check;
+    s->track = s->check || (cfg->policy.policy && cfg->policy.policy->track);
     if (!sched_policy_init(s, &cfg->policy) || (cfg->timing_model && !(s->vtrace = sched_vtrace_create()))) {
         sched_policy_fini(s);
         free(s);
@@ -985,7 +987,7 @@ uint64_t sched_submit(struct sched *s, struct sched_op *op)
     op->stream->submitted_seq = op->seq;
     s->pending++;
     if (op->kind == SCHED_OP_RECORD_EVENT || op->kind == SCHED_OP_WAIT_EVENT) op->event->refs++;
-    if (s->policy->track) {
+    if (s->track) {
         op->gnext = NULL;
         op->gprev = s->gtail;
         if (s->gtail) s->gtail->gnext = op;
@@ -994,6 +996,7 @@ uint64_t sched_submit(struct sched *s, struct sched_op *op)
         if (s->policy->submit) s->policy->submit(s, op);
     }
     if (s->vtrace) sched_vtrace_op(s, op);
+    if (s->check) sched_check_races(s, op);
     uint64_t seq = op->seq;
     promote_locked(s, NULL);
     pthread_cond_broadcast(&s->work_cv);

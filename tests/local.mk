@@ -63,8 +63,8 @@ EXTRA_DIST += tests/edge/float
 TESTS += tests/sched/run.sh
 EXTRA_DIST += tests/sched/run.sh tests/sched/sched.cu tests/sched/sched.ptx tests/sched/gen_ptx.sh
 # sched/sched_policy.c, runtime/rt_launch.c: a CUDA program's exact ranges (loom/hints.h) under dag
-TESTS += tests/sched/hints.sh
-EXTRA_DIST += tests/sched/hints.sh tests/sched/hints.cu
+TESTS += tests/sched/hints.sh tests/sched/race.sh
+EXTRA_DIST += tests/sched/hints.sh tests/sched/hints.cu tests/sched/race.sh tests/sched/race.cu
 # emu/emu_mma.c, emu_mma_arith.c: the tensor-core family and a Triton tl.dot kernel against H100 recordings
 tests_unit_check_loom_SOURCES += tests/unit/check_emu_mma.c
 EXTRA_DIST += tests/edge/mma

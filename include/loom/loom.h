@@ -104,6 +104,9 @@ struct loom_device_config {
     bool sched_summary;          /* at loom_device_destroy, one line on stderr: the policy, the
                                   * dependencies found, kernels that overlapped, the span of device
                                   * work (LOOM_SCHED_SUMMARY=1) */
+    bool sched_check;            /* report, on stderr, kernels, copies and memsets in flight at once that
+                                  * nothing orders (streams, events) and that touch the same memory, one
+                                  * writing: a data race in the program (LOOM_SCHED_CHECK=1) */
     bool timing_model;           /* virtual time: record each kernel's per-CTA cost (issue slots, memory
                                   * bytes; counters on) and each operation's dependencies, so that
                                   * loom_sched_print_summary schedules them in virtual time on the
