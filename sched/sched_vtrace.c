@@ -285,6 +285,64 @@ static bool host_deps(struct sched_vtrace *t, struct preds *pr)
     return ok;
 }
 
+/* Drawing the virtual schedule in the Chrome trace: CTAs on "virtual SM n" tracks, each
+ * operation on its stream's "virtual stream n" track, in virtual nanoseconds from 0. */
+#define VT_SM_TRACK(sm) (2000000u + (unsigned)(sm))
+#define VT_STREAM_TRACK(i) (3000000u + (unsigned)(i))
+
+struct vt_draw { struct loom_trace *trace; const struct sched_vt_op *ops; unsigned sms_named; uint64_t base_ns; };
+
+/* Virtual times are drawn from the wall-clock start of the device's first operation. */
+static uint64_t vt_ns(uint64_t base, double s) { return base + (uint64_t)llround(s * 1e9); }
+
+static void draw_cta(void *ctx, size_t op, uint64_t cta, unsigned sm, double t0, double t1)
+{
+    struct vt_draw *d = ctx;
+    while (d->sms_named <= sm) {
+        char name[32];
+        snprintf(name, sizeof name, "virtual SM %u", d->sms_named);
+        loom_trace_name_track(d->trace, VT_SM_TRACK(d->sms_named++), name);
+    }
+    char args[64];
+    snprintf(args, sizeof args, "{\"cta\":%llu}", (unsigned long long)cta);
+    loom_trace_slice(d->trace, VT_SM_TRACK(sm), d->ops[op].name ? d->ops[op].name : "kernel", vt_ns(d->base_ns, t0),
+                     vt_ns(d->base_ns, t1), args);
+}
+
+/* Operations that overlap in one stream (acs, dag) go to lanes of their own, the first
+ * lane free at their start, so that no two slices of a track overlap. */
+#define VT_LANES 32
+static void draw_ops(struct sched_vtrace *t, struct loom_trace *trace, const struct sched_vt_op *ops,
+                     const struct sched_vt_result *res, const char *policy, uint64_t base)
+{
+    double *lane_end = calloc((size_t)(t->nstreams ? t->nstreams : 1) * VT_LANES, sizeof *lane_end);
+    bool *named = calloc((size_t)(t->nstreams ? t->nstreams : 1) * VT_LANES, sizeof *named);
+    if (!lane_end || !named) { free(lane_end); free(named); return; }
+    for (size_t i = 0; i < t->n; i++) {
+        const struct vt_rec *r = &t->v[i];
+        if (r->marker || (ops[i].kind == SCHED_VT_HOST && r->kind != SCHED_OP_HOST)) continue;
+        unsigned lane = 0;
+        double *ends = &lane_end[(size_t)r->stream * VT_LANES];
+        while (lane + 1 < VT_LANES && ends[lane] > res->start_s[i]) lane++;
+        ends[lane] = res->end_s[i];
+        unsigned track = VT_STREAM_TRACK(r->stream * VT_LANES + lane);
+        if (!named[r->stream * VT_LANES + lane]) {
+            named[r->stream * VT_LANES + lane] = true;
+            char name[128];
+            unsigned id = t->streams[r->stream].st ? t->streams[r->stream].st->id : r->stream;
+            if (lane) snprintf(name, sizeof name, "virtual stream %u (%s), lane %u", id, policy, lane);
+            else snprintf(name, sizeof name, "virtual stream %u (%s)", id, policy);
+            loom_trace_name_track(trace, track, name);
+        }
+        char args[96];
+        snprintf(args, sizeof args, "{\"waited_for\":%u,\"ready_us\":%.3f}", ops[i].npred, res->ready_s[i] * 1e6);
+        const char *name = ops[i].name ? ops[i].name : r->kind == SCHED_OP_HOST ? "host function" : "operation";
+        loom_trace_slice(trace, track, name, vt_ns(base, res->start_s[i]), vt_ns(base, res->end_s[i]), args);
+    }
+    free(lane_end);
+    free(named);
+}
+
 bool sched_vtrace_simulate(struct sched *s, unsigned sms, struct sched_vtime_summary *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
@@ -324,6 +382,11 @@ bool sched_vtrace_simulate(struct sched *s, unsigned sms, struct sched_vtime_sum
     }
     struct sched_vt_config cfg = { .sms = sms, .window = s->policy->kind == SCHED_POLICY_SERIAL ? 1 : s->window,
                                    .copy_engines = 3, .launch_s = VT_LAUNCH_S };
+    struct vt_draw draw = { s->trace, ops, 0, s->pstats.first_ns };
+    if (s->trace) {
+        cfg.cta_fn = draw_cta;
+        cfg.cta_ctx = &draw;
+    }
     struct sched_vt_result res;
     enum loom_status st = LOOM_ERR_OUT_OF_MEMORY;
     if (ok) st = sched_vt_simulate(ops, t->n, &cfg, &res, err, errlen);
@@ -336,6 +399,7 @@ bool sched_vtrace_simulate(struct sched *s, unsigned sms, struct sched_vtime_sum
         out->kernels = res.kernels;
         out->ctas = res.ctas;
         out->deps = deps;
+        if (s->trace) draw_ops(t, s->trace, ops, &res, s->policy_spec, s->pstats.first_ns);
         sched_vt_result_free(&res);
     }
     for (size_t i = 0; pr && i < t->n; i++) free(pr[i].v);
