@@ -326,7 +326,7 @@ enum loom_status loom_device_create(const struct loom_device_config *cfg, struct
         .coresident = (unsigned)(d->props.multiprocessors * d->preset->sm.max_ctas),
         .timeout_s = d->cfg.timeout_s, .progress = d->cfg.progress, .watchdog_s = d->cfg.watchdog_s,
         .host = d->host, .trace = d->trace, .policy = policy, .timing_model = d->cfg.timing_model,
-        .check = d->cfg.sched_check,
+        .check = d->cfg.sched_check, .summary = d->cfg.sched_summary,
     };
     d->sched = sched_create(&sc);
     if (!d->sched) {

@@ -187,6 +187,7 @@ struct sched_config {
     struct sched_policy_choice policy;   /* NULL policy: fifo */
     bool timing_model;              /* record for virtual time (sched_vtrace.c) */
     bool check;                     /* report operations of unordered streams that conflict */
+    bool summary;                   /* the summary line will be asked for: time the operations */
 };
 
 struct sched_dep_state;
@@ -210,6 +211,7 @@ struct sched {
     struct sched_policy_stats pstats;
     bool check;                     /* the race check (sched_check_races) */
     bool track;                     /* keeps ghead .. gtail (the policy, or the race check) */
+    bool timed;                     /* notes the first operation's start and the last one's end */
     uint64_t races;                 /* conflicts it reported */
     struct sched_vtrace *vtrace;    /* virtual time: the record, or NULL */
     uint64_t vt_deps;               /* the dependencies the virtual schedule used */

@@ -90,7 +90,7 @@ static void op_finish_locked(struct sched *s, struct sched_op *op);
 static bool start_op(struct sched *s, struct sched_op *op, struct sched_op **out_op, bool *finished)
 {
     *finished = false;
-    if (!s->pstats.first_ns) s->pstats.first_ns = sched_now_ns();
+    if (s->timed && !s->pstats.first_ns) s->pstats.first_ns = sched_now_ns();
     if (op->kind == SCHED_OP_KERNEL && op->grid->run_alone) {
         if (!out_op || *out_op) return false;        /* (a worker runs it: exec_simple) */
         op->state = SCHED_RUNNING;
@@ -216,7 +216,7 @@ static void op_finish_locked(struct sched *s, struct sched_op *op)
         else s->gtail = op->gprev;
     }
     s->pstats.ops++;
-    s->pstats.last_ns = sched_now_ns();
+    if (s->timed) s->pstats.last_ns = sched_now_ns();
     if (op->kind == SCHED_OP_KERNEL) {
         s->pstats.kernels++;
         if (op->grid->overlapped) s->pstats.overlapped++;
@@ -895,6 +895,7 @@ struct sched *sched_create(const struct sched_config *cfg)
     s->workers = cfg->workers;      /* 0: the pool thread counts the cores */
     s->check = cfg->check;
     s->track = s->check || (cfg->policy.policy && cfg->policy.policy->track);
+    s->timed = cfg->summary || cfg->timing_model || s->track;
     if (!sched_policy_init(s, &cfg->policy) || (cfg->timing_model && !(s->vtrace = sched_vtrace_create()))) {
         sched_policy_fini(s);
         free(s);
