@@ -1,5 +1,8 @@
 /* ptx_access.h -- how a kernel reaches global memory through each pointer parameter: a
- * static, conservative analysis of an entry's PTX for the concurrent-kernel schedulers. */
+ * static, conservative analysis of an entry's PTX for the concurrent-kernel schedulers.
+ * A launch touches, in the allocation each parameter's value falls in, at most
+ * ptx_access_param_mode of that parameter; the module's variables when `globals` is
+ * nonzero; and any memory when `other` is. */
 #ifndef LOOM_PTX_ACCESS_H
 #define LOOM_PTX_ACCESS_H
 

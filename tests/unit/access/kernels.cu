@@ -1,8 +1,11 @@
 // kernels.cu -- fixtures of the parameter access analysis (ptx/ptx_access.c): kernels that read,
-// write, read and write, use atomics, restrict loads, loops, calls, escapes, pointer chasing,
-// module variables, by-value structures, textures, surfaces and cp.async. check_ptx_access.c
+// write, read and write, use atomics, restrict and streaming loads, loops, calls, escapes (to
+// module variables, shared memory, atomics), pointer chasing, pointers to pointers, module
+// variables, by-value structures, textures, surfaces, cp.async and memcpy. check_ptx_access.c
 // asserts the mode of every parameter; gen_ptx.sh regenerates kernels.ptx.
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <cuda_pipeline.h>
 
 extern "C" __global__ void copy(const float *src, float *dst, int n)
@@ -144,4 +147,53 @@ extern "C" __global__ void tex_read(cudaTextureObject_t t, float *out)
 extern "C" __global__ void surf_write(cudaSurfaceObject_t s, int v)
 {
     surf2Dwrite(v, s, threadIdx.x * 4, blockIdx.x);
+}
+
+// A pointer handed to the block through shared memory: it escapes, the store is other.
+extern "C" __global__ void through_shared(float *p)
+{
+    __shared__ float *sp;
+    if (threadIdx.x == 0) sp = p;
+    __syncthreads();
+    sp[threadIdx.x] = 1.0f;
+}
+
+extern "C" __global__ void ptr_to_ptr(float **pp, int n)
+{
+    pp[blockIdx.x][threadIdx.x] = (float)n;
+}
+
+// Through an integer and back, aligned down: still the parameter.
+extern "C" __global__ void int_round_trip(float *p)
+{
+    uintptr_t u = reinterpret_cast<uintptr_t>(p) + threadIdx.x * 16;
+    u &= ~(uintptr_t)15;
+    reinterpret_cast<float *>(u)[0] = 0.0f;
+}
+
+// A pointer published with an atomic exchange escapes.
+extern "C" __global__ void publish(unsigned long long *slot, float *p)
+{
+    atomicExch(slot, reinterpret_cast<unsigned long long>(p));
+}
+
+extern "C" __global__ void copy_bytes(char *dst, const char *src, int n)
+{
+    memcpy(dst + blockIdx.x * n, src + blockIdx.x * n, n);
+}
+
+extern "C" __global__ void streaming(const float4 *in, float4 *out)
+{
+    float4 v = __ldcs(&in[threadIdx.x]);
+    __stcs(&out[threadIdx.x], v);
+}
+
+struct two {
+    const float *a;
+    float *b;
+};
+
+extern "C" __global__ void two_ptrs(two t)
+{
+    t.b[threadIdx.x] = t.a[threadIdx.x];
 }
