@@ -70,3 +70,13 @@ bench_bench_debug_LDADD = libloom.la
 .PHONY: bench-debug
 bench-debug: bench/bench_debug
 	cd $(srcdir) && $(abs_builddir)/bench/bench_debug --ptx bench/bench_kernels.ptx $(BENCH_DEBUG_ARGS)
+
+# Scheduling policies (issue 19): GrCUDA's six workloads, an ACS-like stream of 10^4 tiny kernels
+# and a fork-join sweep, single-stream CUDA programs under serial, fifo, acs and dag, in virtual
+# time and on the wall clock, with speed-ups over serial (needs nvcc): make bench-sched
+.PHONY: bench-sched
+bench-sched: loom
+	python3 $(srcdir)/bench/sched/run.py --loom $(abs_builddir)/loom --bin $(abs_builddir)/bench/sched/bin $(BENCH_SCHED_ARGS)
+EXTRA_DIST += bench/sched/run.py bench/sched/build.sh bench/sched/cases.txt bench/sched/sched_bench.h \
+	bench/sched/vec.cu bench/sched/bs.cu bench/sched/img.cu bench/sched/ml.cu bench/sched/hits.cu \
+	bench/sched/dl.cu bench/sched/physics.cu bench/sched/forkjoin.cu bench/sched/expected

@@ -62,6 +62,11 @@ EXTRA_DIST += tests/edge/float
 # sched/: CTAs waiting on other CTAs with 1, 2 and 16 workers; cooperative grid sync; deterministic printf order
 TESTS += tests/sched/run.sh
 EXTRA_DIST += tests/sched/run.sh tests/sched/sched.cu tests/sched/sched.ptx tests/sched/gen_ptx.sh
+# sched/ policies (issue 19): the scheduling benchmarks (bench/sched) and the CUDA programs give
+# the same output under serial, fifo, acs and dag, and the benchmarks match their H100 recordings
+TESTS += tests/sched/policies.sh
+EXTRA_DIST += tests/sched/policies.sh
+CLEANFILES += bench/sched/bin/*
 # emu/emu_mma.c, emu_mma_arith.c: the tensor-core family and a Triton tl.dot kernel against H100 recordings
 tests_unit_check_loom_SOURCES += tests/unit/check_emu_mma.c
 EXTRA_DIST += tests/edge/mma
