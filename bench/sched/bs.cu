@@ -14,27 +14,29 @@
 __device__ static float normal_cdf(float x)
 {
     float ax = fabsf(x);
-    float k = 1.0f / fmaf(0.2316419f, ax, 1.0f);
+    float k = __fdiv_rn(1.0f, fmaf(0.2316419f, ax, 1.0f));
     float p = 1.330274429f;
     p = fmaf(p, k, -1.821255978f);
     p = fmaf(p, k, 1.781477937f);
     p = fmaf(p, k, -0.356563782f);
     p = fmaf(p, k, 0.319381530f);
-    float tail = 0.398942280f * sb_exp(-0.5f * x * x) * p * k;
-    return x < 0.0f ? tail : 1.0f - tail;
+    float density = __fmul_rn(0.398942280f, sb_exp(__fmul_rn(__fmul_rn(-0.5f, x), x)));
+    float tail = __fmul_rn(__fmul_rn(density, p), k);
+    return x < 0.0f ? tail : __fsub_rn(1.0f, tail);
 }
 
-// Call prices for spot prices s[i] * shift, strike K, rate R, volatility V, maturity T.
+// Call prices for spot prices s[i] * shift, strike K, rate R, volatility V, maturity 1 year.
 __global__ void black_scholes(const float *__restrict__ spot, float *__restrict__ price,
                               float shift, int n)
 {
-    const float K = 60.0f, R = 0.08f, V = 0.3f, T = 1.0f;
+    const float K = 60.0f, R = 0.08f, V = 0.3f;
     for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
-        float s = spot[i] * shift;
-        float vsqrt = V * sqrtf(T);
-        float d1 = (sb_log(s / K) + (R + 0.5f * V * V) * T) / vsqrt;
-        float d2 = d1 - vsqrt;
-        price[i] = s * normal_cdf(d1) - K * sb_exp(-R * T) * normal_cdf(d2);
+        float s = __fmul_rn(spot[i], shift);
+        float drift = __fadd_rn(R, __fmul_rn(__fmul_rn(0.5f, V), V));
+        float d1 = __fdiv_rn(__fadd_rn(sb_log(__fdiv_rn(s, K)), drift), V);
+        float d2 = __fsub_rn(d1, V);
+        float discount = __fmul_rn(K, sb_exp(-R));
+        price[i] = __fsub_rn(__fmul_rn(s, normal_cdf(d1)), __fmul_rn(discount, normal_cdf(d2)));
     }
 }
 

@@ -6,6 +6,8 @@
 // a checksum of its results on stdout that must not depend on how independent kernels were
 // interleaved, nor differ from an H100's: only operations that IEEE 754 rounds exactly
 // (add, mul, fma, div, sqrt) or integers, never the .approx instructions behind expf or logf.
+// A float product that feeds a sum is written __fmul_rn (mul.rn.f32): PTX lets the code
+// generator fuse a plain mul.f32 and add.f32 into one fma, which ptxas does and Loom does not.
 #ifndef SCHED_BENCH_H
 #define SCHED_BENCH_H
 #include <chrono>
@@ -41,8 +43,8 @@ __host__ __device__ static inline uint32_t sb_mix(uint32_t x)
     return x;
 }
 
-// A float in [lo, hi) on a grid of 1/1024 steps from (seed, i): exact on host and device.
-__host__ __device__ static inline float sb_unit(uint32_t seed, uint32_t i, float lo, float hi)
+// A float in [lo, hi) on a grid of 1/1024 steps from (seed, i), on the host.
+static inline float sb_unit(uint32_t seed, uint32_t i, float lo, float hi)
 {
     return lo + (hi - lo) * (float)(sb_mix(seed * 0x9e3779b9u + i) & 1023u) * (1.0f / 1024.0f);
 }
@@ -51,7 +53,7 @@ __host__ __device__ static inline float sb_unit(uint32_t seed, uint32_t i, float
 // a degree-7 Taylor polynomial of r, then a scale by 2^k built from the exponent bits.
 __device__ static inline float sb_exp(float x)
 {
-    float k = rintf(x * 1.44269504f);
+    float k = rintf(__fmul_rn(x, 1.44269504f));
     float r = fmaf(-k, 0.693145752f, x);
     r = fmaf(-k, 1.42860677e-6f, r);
     float p = 1.0f / 5040.0f;
@@ -62,7 +64,7 @@ __device__ static inline float sb_exp(float x)
     p = fmaf(p, r, 0.5f);
     p = fmaf(p, r, 1.0f);
     p = fmaf(p, r, 1.0f);
-    return p * __int_as_float(((int)k + 127) << 23);
+    return __fmul_rn(p, __int_as_float(((int)k + 127) << 23));
 }
 
 // log(x) for normal x > 0: x = m 2^e with m in [sqrt(1/2), sqrt(2)), then
@@ -73,17 +75,17 @@ __device__ static inline float sb_log(float x)
     int e = ((bits >> 23) & 255) - 127;
     float m = __int_as_float((bits & 0x007fffff) | 0x3f800000);
     if (m > 1.41421356f) {
-        m *= 0.5f;
+        m = __fmul_rn(m, 0.5f);
         e += 1;
     }
-    float s = (m - 1.0f) / (m + 1.0f);
-    float s2 = s * s;
+    float s = __fdiv_rn(__fsub_rn(m, 1.0f), __fadd_rn(m, 1.0f));
+    float s2 = __fmul_rn(s, s);
     float p = 1.0f / 9.0f;
     p = fmaf(p, s2, 1.0f / 7.0f);
     p = fmaf(p, s2, 1.0f / 5.0f);
     p = fmaf(p, s2, 1.0f / 3.0f);
     p = fmaf(p, s2, 1.0f);
-    return fmaf((float)e, 0.693147182f, 2.0f * s * p);
+    return fmaf((float)e, 0.693147182f, __fmul_rn(__fmul_rn(2.0f, s), p));
 }
 
 // FNV-1a over bytes, folded into a running 64-bit checksum.
