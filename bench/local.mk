@@ -80,3 +80,12 @@ bench_bench_vtime_LDADD = libloom.la
 bench-vtime: bench/bench_vtime
 	$(abs_builddir)/bench/bench_vtime
 bench: bench-vtime
+# Scheduling policies (issue 19): GrCUDA's six workloads, an ACS-like stream of 10^4 tiny kernels
+# and a fork-join sweep, single-stream CUDA programs under serial, fifo, acs and dag, in virtual
+# time and on the wall clock, with speed-ups over serial (needs nvcc): make bench-sched
+.PHONY: bench-sched
+bench-sched: loom
+	python3 $(srcdir)/bench/sched/run.py --loom $(abs_builddir)/loom --bin $(abs_builddir)/bench/sched/bin $(BENCH_SCHED_ARGS)
+EXTRA_DIST += bench/sched/run.py bench/sched/build.sh bench/sched/cases.txt bench/sched/sched_bench.h \
+	bench/sched/vec.cu bench/sched/bs.cu bench/sched/img.cu bench/sched/ml.cu bench/sched/hits.cu \
+	bench/sched/dl.cu bench/sched/physics.cu bench/sched/forkjoin.cu bench/sched/expected

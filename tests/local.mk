@@ -65,6 +65,11 @@ EXTRA_DIST += tests/sched/run.sh tests/sched/sched.cu tests/sched/sched.ptx test
 # sched/sched_policy.c, runtime/rt_launch.c: a CUDA program's exact ranges (loom/hints.h) under dag
 TESTS += tests/sched/hints.sh tests/sched/race.sh
 EXTRA_DIST += tests/sched/hints.sh tests/sched/hints.cu tests/sched/race.sh tests/sched/race.cu
+# sched/ policies (issue 19): the scheduling benchmarks (bench/sched) and the CUDA programs give
+# the same output under serial, fifo, acs and dag, and the benchmarks match their H100 recordings
+TESTS += tests/sched/policies.sh
+EXTRA_DIST += tests/sched/policies.sh
+CLEANFILES += bench/sched/bin/*
 # emu/emu_mma.c, emu_mma_arith.c: the tensor-core family and a Triton tl.dot kernel against H100 recordings
 tests_unit_check_loom_SOURCES += tests/unit/check_emu_mma.c
 EXTRA_DIST += tests/edge/mma
