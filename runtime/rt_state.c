@@ -172,7 +172,9 @@ static void exit_hook(void)
         rt_stats_print();
     /* the scheduling summary: asked for, or with the statistics when a policy was chosen */
     const char *policy = getenv("LOOM_SCHED");
-    if (env_flag("LOOM_SCHED_SUMMARY") || (rt.stats && policy && *policy && strcmp(policy, "fifo") != 0))
+    const char *timing = getenv("LOOM_TIMING");
+    if (env_flag("LOOM_SCHED_SUMMARY") || (timing && strcmp(timing, "model") == 0) ||
+        (rt.stats && policy && *policy && strcmp(policy, "fifo") != 0))
         loom_sched_print_summary(rt.dev, stderr);
     const char *json = getenv("LOOM_STATS_JSON");
     if (json && *json) {   /* (loom exec has made sure it can be written) */
