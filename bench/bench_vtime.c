@@ -137,7 +137,8 @@ static double measure(const struct workload *w, uint64_t *out_ctas, double *out_
 int main(void)
 {
     struct workload w[] = { one_kernel(), many_kernels(), many_ops() };
-    printf("%-54s %10s %10s %12s %10s\n", "workload (median of 5)", "ops", "CTAs", "CPU ms", "ns/unit");
+    printf("%-54s %10s %10s %12s %10s\n", "workload (median of 5)", "ops", "CTAs", "CPU ms",
+           "ns/unit");
     for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) {
         uint64_t ctas;
         double makespan, s = measure(&w[i], &ctas, &makespan);

@@ -24,8 +24,9 @@ enum vt_ev {
     VT_EV_END,     /* copy or host op ends */
 };
 
-/* Heap entries are ordered by (t, seq). seq is the push count shifted left twice with the
- * event's kind in the low bits, so simultaneous events pop in the order they were pushed. */
+/* Heap entries are ordered by (t, seq). In the event heap seq is the push count shifted left
+ * twice with the event's kind in the low bits, so simultaneous events pop in the order they
+ * were pushed; the class heaps put the op's index in seq, with t 0. */
 struct vt_event {
     double t;
     uint64_t seq;

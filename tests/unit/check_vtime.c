@@ -506,6 +506,32 @@ START_TEST(test_invariants)
 }
 END_TEST
 
+/* With capacity that never binds (4096 SMs, at most 4000 CTAs in all, every copy on an engine
+ * of its own) each op starts as soon as the dependencies allow, so the makespan is exactly the
+ * critical path, and every kernel runs [ready + launch, ready + launch + its CTA time). */
+START_TEST(test_unbounded_is_critical_path)
+{
+    const size_t n = 200;
+    unsigned *preds;
+    double *durs;
+    struct sched_vt_op *ops = random_ops(n, 99, 20, &preds, &durs);
+    for (size_t i = 0; i < n; i++)
+        ops[i].cta_s = NULL;
+    struct sched_vt_result r = simulate(ops, n, (struct sched_vt_config){
+        .sms = 4096, .launch_s = 1.0 / 32 });
+    ck_assert(r.makespan_s == r.critical_path_s);
+    for (size_t i = 0; i < n; i++) {
+        double open = r.ready_s[i] + 1.0 / 32;
+        if (ops[i].kind == SCHED_VT_KERNEL)
+            expect_span(&r, i, open, open + ops[i].cta_s_uniform);
+    }
+    sched_vt_result_free(&r);
+    free(ops);
+    free(preds);
+    free(durs);
+}
+END_TEST
+
 /* FNV-1a over the placements, so two runs can be compared byte for byte. */
 static uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
 {
@@ -684,6 +710,7 @@ Suite *vtime_suite(void)
     TCase *props = tcase_create("properties");
     tcase_set_timeout(props, 60);
     tcase_add_test(props, test_invariants);
+    tcase_add_test(props, test_unbounded_is_critical_path);
     tcase_add_test(props, test_deterministic);
     tcase_add_test(props, test_scale);
     suite_add_tcase(s, props);
