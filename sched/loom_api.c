@@ -1431,9 +1431,11 @@ static void trace_kernel(struct loom_trace *t, const struct sched_grid *g)
     for (const char *c = loom_demangle(g->k->ir->name, name, sizeof name); *c && n < 1200; c++)
         if (*c != '"' && *c != '\\' && (unsigned char)*c >= 0x20) args[n++] = *c;
     snprintf(args + n, sizeof args - (size_t)n, "\",\"grid\":[%u,%u,%u],\"block\":[%u,%u,%u],\"shared\":%zu,"
-             "\"args\":%u,\"gridid\":%u,\"ctas\":%llu,\"faulted\":%s}", L->grid[0], L->grid[1], L->grid[2],
+             "\"args\":%u,\"gridid\":%u,\"ctas\":%llu,\"faulted\":%s,\"policy\":\"%s\",\"waited_for\":%u,"
+             "\"overlapped\":%s}", L->grid[0], L->grid[1], L->grid[2],
              L->block[0], L->block[1], L->block[2], (size_t)L->dyn_shared, g->k->nparams, (unsigned)L->gridid,
-             (unsigned long long)g->nctas, atomic_load(&g->fault_set) ? "true" : "false");
+             (unsigned long long)g->nctas, atomic_load(&g->fault_set) ? "true" : "false",
+             g->k->mod->dev->sched->policy_spec, g->op->deps_found, g->overlapped ? "true" : "false");
     unsigned track = LOOM_TRACE_STREAM_TRACK(g->op->stream->id);
     const char *label = g->trace_name ? g->trace_name : "kernel";
     loom_trace_slice(t, track, label, g->tl.start_ns, sched_now_ns(), args);

@@ -63,6 +63,7 @@ struct sched_op {
     struct sched_op *rnext;         /* the ready list (dag) */
     bool in_ready;
     uint64_t race_mark;             /* the race check's walk (sched_check_races) */
+    unsigned deps_found;            /* acs, dag: the unfinished operations it had to follow when queued */
     bool drain;                     /* starts only when every earlier operation is done (an edge
                                        could not be recorded) */
     /* Virtual time (sched_vtrace.c): */

@@ -291,6 +291,7 @@ static void deps_submit(struct sched *s, struct sched_op *op)
         }
         if (all_mode) enter_region(d, 0, op, all_mode);
     }
+    op->deps_found = op->npred;
     s->pstats.check_ns += sched_now_ns() - t0;
     s->pstats.checked++;
     if (!op->npred && s->policy->kind == SCHED_POLICY_DAG) ready_push(s, op);
