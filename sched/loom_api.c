@@ -1132,6 +1132,7 @@ static enum loom_status submit(struct loom_device *dev, struct sched_op *op, boo
     bool in_host = sched_in_host_func();
     if (wait && in_host) {
         const char *what = op->kind == SCHED_OP_COPY ? "a blocking copy" : "a blocking memset";
+        free(op->segs);
         free(op);
         return waits_in_host_func(what);
     }

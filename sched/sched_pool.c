@@ -223,6 +223,7 @@ static void op_finish_locked(struct sched *s, struct sched_op *op)
     }
     s->pending--;
     if (op->kind == SCHED_OP_KERNEL) grid_release(op->grid);
+    free(op->segs);      /* (the race check's under fifo; the policy's were freed by done) */
     free(op);
     pthread_cond_broadcast(&s->done_cv);
     pthread_cond_broadcast(&s->work_cv);
