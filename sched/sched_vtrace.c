@@ -50,7 +50,8 @@ struct vt_rec {
     bool all;
 };
 
-struct vt_stream { const struct loom_stream *st; unsigned flags; bool is_default; };
+struct vt_stream { const struct loom_stream *st; unsigned flags, id; bool is_default; };   /* (st: identity only,
+                                                                                        it may be freed since) */
 
 struct sched_vtrace {
     struct vt_rec *v;
@@ -85,7 +86,7 @@ static unsigned stream_index(struct sched_vtrace *t, const struct loom_stream *s
         t->streams = n;
         t->cap_streams = cap;
     }
-    t->streams[t->nstreams] = (struct vt_stream){ st, st->flags, st->is_default };
+    t->streams[t->nstreams] = (struct vt_stream){ st, st->flags, st->id, st->is_default };
     return t->nstreams++;
 }
 
@@ -329,7 +330,7 @@ static void draw_ops(struct sched_vtrace *t, struct loom_trace *trace, const str
         if (!named[r->stream * VT_LANES + lane]) {
             named[r->stream * VT_LANES + lane] = true;
             char name[128];
-            unsigned id = t->streams[r->stream].st ? t->streams[r->stream].st->id : r->stream;
+            unsigned id = t->streams[r->stream].id;
             if (lane) snprintf(name, sizeof name, "virtual stream %u (%s), lane %u", id, policy, lane);
             else snprintf(name, sizeof name, "virtual stream %u (%s)", id, policy);
             loom_trace_name_track(trace, track, name);
