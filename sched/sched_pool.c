@@ -174,12 +174,13 @@ static bool promote_locked(struct sched *s, struct sched_op **out_op)
         for (struct loom_stream *st = s->streams; st; st = st->next) {
             struct sched_op *op = st->head;
             if (!op || op->state != SCHED_PENDING || !op_ready(s, op)) continue;
+            /* (decided before start_op: an event record or wait is freed there) */
+            bool to_worker = op->kind == SCHED_OP_HOST || op->kind == SCHED_OP_COPY || op->kind == SCHED_OP_SET ||
+                             (op->kind == SCHED_OP_KERNEL && op->grid->run_alone);
             bool gone;
             if (!start_op(s, op, out_op, &gone)) continue;
             any = true;
-            if (op->kind != SCHED_OP_HOST && op->kind != SCHED_OP_COPY && op->kind != SCHED_OP_SET &&
-                !(op->kind == SCHED_OP_KERNEL && !gone && op->grid->run_alone))
-                changed = true;
+            if (!to_worker) changed = true;       /* a grid started, or the stream moved on */
         }
     }
     return any;
