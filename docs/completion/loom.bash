@@ -1,6 +1,6 @@
 # loom.bash -- bash completion for loom: commands, each command's options (read from
 # `loom help COMMAND`, so they are always the installed program's), presets after
-# --device, SIMT policies after --simt, a .ptx file's kernels after --kernel, .json files
+# --device, SIMT policies after --simt, scheduling policies after --sched, a .ptx file's kernels after --kernel, .json files
 # after --trace, .ptx files, folders and programs.
 _loom()
 {
@@ -32,6 +32,12 @@ _loom()
         return ;;
     --simt)
         COMPREPLY=($(compgen -W "pdom its frontier dwf sbi swi sbi+swi" -- "$cur"))
+        return ;;
+    --sched)
+        COMPREPLY=($(compgen -W "fifo serial acs acs:window=32 dag" -- "$cur"))
+        return ;;
+    --timing)
+        COMPREPLY=($(compgen -W "wall model" -- "$cur"))
         return ;;
     --kernel)
         local w ptx=
