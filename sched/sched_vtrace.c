@@ -364,7 +364,7 @@ bool sched_vtrace_simulate(struct sched *s, unsigned sms, struct sched_vtime_sum
     for (size_t i = 0; ok && i < t->n; i++) {
         const struct vt_rec *r = &t->v[i];
         struct sched_vt_op *o = &ops[i];
-        qsort(pr[i].v, pr[i].n, sizeof *pr[i].v, cmp_unsigned);
+        if (pr[i].n > 1) qsort(pr[i].v, pr[i].n, sizeof *pr[i].v, cmp_unsigned);
         o->npred = pr[i].n;
         o->pred = pr[i].v;
         o->name = r->name;
