@@ -3,7 +3,7 @@
 # policy (LOOM_SCHED) in virtual time (LOOM_TIMING=model) and on the wall clock, with speed-ups
 # over serial, and a check that every policy prints what serial prints.
 #
-#   run.py --loom LOOM --bin DIR [--runs 3] [--quick] [--only vec,bs,...]
+#   run.py --loom LOOM --bin DIR [--runs 3] [--quick | --large] [--only vec,bs,...]
 #
 # Virtual time is the makespan_us of the "loom: schedule:" line on stderr (n/a while Loom does
 # not print one); wall time is the program's own timed section (its "sched-bench: ... section_us"
@@ -163,6 +163,7 @@ def main():
     ap.add_argument("--bin", required=True, help="where build.sh puts the programs")
     ap.add_argument("--runs", type=int, default=3, help="wall-clock runs per point (median)")
     ap.add_argument("--quick", action="store_true", help="the -small cases")
+    ap.add_argument("--large", action="store_true", help="the -large cases (no H100 recordings)")
     ap.add_argument("--only", default="", help="comma-separated: " + ",".join(WORKLOADS + ["physics", "forkjoin"]))
     a = ap.parse_args()
     b = subprocess.run([os.path.join(HERE, "build.sh"), a.bin], capture_output=True, text=True)
@@ -175,10 +176,10 @@ def main():
     cases = read_cases()
     only = set(a.only.split(",")) if a.only else None
     want = lambda name: only is None or name in only
-    sfx = "-small" if a.quick else ""
+    sfx = "-small" if a.quick else "-large" if a.large else ""
     R = Runner(a.loom, a.bin, a.runs)
     print("bench-sched: %s, %d wall runs per point (median), %d cores%s" % (
-        a.loom, a.runs, os.cpu_count() or 0, ", quick sizes" if a.quick else ""))
+        a.loom, a.runs, os.cpu_count() or 0, sfx.replace("-", ", sizes ")))
 
     rows = []
     for name in WORKLOADS:
@@ -195,7 +196,7 @@ def main():
                   ("GrCUDA dag", grc))
 
     if want("physics"):
-        cid = "physics" + sfx
+        cid = "physics" + sfx if "physics" + sfx in cases else "physics"
         res = {p: R.measure(cid, cases[cid], p) for p in PHYSICS_POLICIES}
         print("\nphysics: a stream of tiny kernels (%s), acs windows" % " ".join(cases[cid]))
         print("  %-14s %12s %8s %10s %8s" % ("policy", "virtual us", "x", "wall ms", "x"))
@@ -210,9 +211,9 @@ def main():
         for w in FORK_WIDTHS:
             cid = "forkjoin-w%d" % w if w != 8 else "forkjoin"
             argv = cases.get(cid) or ["forkjoin", str(w)]
-            if a.quick:
-                argv = ["forkjoin", str(w)] + cases["forkjoin-small"][2:]
-                cid = "forkjoin-small-w%d" % w
+            if sfx:
+                argv = ["forkjoin", str(w)] + cases["forkjoin" + sfx][2:]
+                cid = "forkjoin%s-w%d" % (sfx, w)
             frows.append(("W=%d" % w, {p: R.measure(cid, argv, p) for p in POLICIES}))
         for mode, unit, scale in ((0, "virtual us", 1.0), (1, "wall ms, median", 1000.0)):
             table("fork-join of width W", unit, scale,
