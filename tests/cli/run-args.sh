@@ -46,6 +46,11 @@ err missing_value 2 one.ptx --block 1 $A --grid
 err no_grid 2 one.ptx --block 1 $A
 err no_block 2 one.ptx --grid 1 $A
 err grid_twice 2 one.ptx --grid 1 --grid=2 --block 1 $A
+err sched_unknown 2 one.ptx --grid 1 --block 1 --sched fast $A
+err sched_window 2 one.ptx --grid 1 --block 1 --sched acs:window=0 $A
+err sched_option 2 one.ptx --grid 1 --block 1 --sched dag:window=4 $A
+err sched_twice 2 one.ptx --grid 1 --block 1 --sched dag --sched=serial $A
+err timing_unknown 2 one.ptx --grid 1 --block 1 --timing virtual $A
 err grid_zero 2 one.ptx --grid 4,0 --block 1 $A
 err grid_dims 2 one.ptx --grid 1,1,1,1 --block 1 $A
 err grid_hex 2 one.ptx --grid 0x10 --block 1 $A
