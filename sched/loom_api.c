@@ -1045,16 +1045,17 @@ static uint64_t region_key(struct loom_device *dev, uint64_t addr, uint64_t n)
     return mem_find(dev->mem, addr, 1) ? SCHED_KEY_ALL : SCHED_KEY_HOST;
 }
 
-static void seg_add(struct sched_seg *v, unsigned *n, uint64_t key, unsigned mode)
-{
-    if (mode) v[(*n)++] = (struct sched_seg){ .key = key, .mode = mode };
-}
-
 /* A segment with its range: exact, or the allocation a pointer argument falls in. */
 static void seg_range(struct sched_seg *v, unsigned *n, uint64_t key, unsigned mode, bool exact, uint64_t lo,
                       uint64_t hi, uint64_t ptr)
 {
     if (mode) v[(*n)++] = (struct sched_seg){ key, mode, exact, lo, hi, ptr };
+}
+
+/* A segment without a range (all memory, the printf buffer). */
+static void seg_add(struct sched_seg *v, unsigned *n, uint64_t key, unsigned mode)
+{
+    seg_range(v, n, key, mode, false, 0, 0, 0);
 }
 
 /* A launch's segments: the exact ranges the caller gave, else the allocations its pointer

@@ -269,6 +269,9 @@ void sched_destroy(struct sched *s);
 /* Whether the device's policy reorders a stream's operations: launches, copies and sets then
  * carry segments (sched_op.segs). */
 bool sched_reorders(const struct sched *s);
+/* Whether CUDA orders the work of streams a and b by their submission: the same stream, or
+ * the legacy default stream and a blocking stream (sched_policy.c). */
+bool sched_streams_ordered(const struct loom_stream *a, const struct loom_stream *b);
 /* Whether launches, copies and sets need segments: a policy that reorders, or the race check. */
 bool sched_needs_segments(const struct sched *s);
 /* The race check (loom_device_config.sched_check): op, just queued, against every unfinished

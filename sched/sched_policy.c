@@ -141,13 +141,17 @@ static void list_remove(struct sched_dep_state *d, unsigned ri, unsigned list, u
     if (m) m->pos = pos;
 }
 
-/* CUDA orders `x` (earlier) before `y`: the same stream, or the legacy default stream and a
- * blocking stream. */
 static bool blocking(const struct loom_stream *st) { return !(st->flags & LOOM_STREAM_NON_BLOCKING); }
+
+bool sched_streams_ordered(const struct loom_stream *a, const struct loom_stream *b)
+{
+    return a == b || (a->is_default && blocking(b)) || (b->is_default && blocking(a));
+}
+
+/* CUDA orders `x` (earlier) before `y`. */
 static bool cuda_ordered(const struct sched_op *x, const struct sched_op *y)
 {
-    const struct loom_stream *a = x->stream, *b = y->stream;
-    return a == b || (a->is_default && blocking(b)) || (b->is_default && blocking(a));
+    return sched_streams_ordered(x->stream, y->stream);
 }
 
 /* `to` follows `from` (an unfinished operation). */
@@ -250,17 +254,13 @@ static void deps_submit(struct sched *s, struct sched_op *op)
     if (is_sync(op)) {
         follow_stream(s, st, op);
         for (struct loom_stream *o = s->streams; o; o = o->next) {
-            if (o == st) continue;
-            if ((st->is_default && blocking(o)) || (!st->is_default && blocking(st) && o->is_default))
-                follow_stream(s, o, op);
+            if (o != st && sched_streams_ordered(st, o)) follow_stream(s, o, op);
         }
         st->last_sync = op;
     } else {
         edge(s, st->last_sync, op);
         for (struct loom_stream *o = s->streams; o; o = o->next) {
-            if (o == st) continue;
-            if ((st->is_default && blocking(o)) || (!st->is_default && blocking(st) && o->is_default))
-                edge(s, o->last_sync, op);
+            if (o != st && sched_streams_ordered(st, o)) edge(s, o->last_sync, op);
         }
         struct sched_dep_state *d = s->deps;
         struct sched_seg all = { .key = SCHED_KEY_ALL, .mode = SCHED_READ | SCHED_WRITE };
@@ -482,9 +482,7 @@ void sched_check_races(struct sched *s, struct sched_op *op)
         unsigned nb = 0;
         if (y->sprev) before[nb++] = y->sprev;
         for (struct loom_stream *o = s->streams; o && nb < 63; o = o->next) {
-            if (o == y->stream) continue;
-            bool legacy = (y->stream->is_default && blocking(o)) || (o->is_default && blocking(y->stream));
-            if (!legacy) continue;
+            if (o == y->stream || !sched_streams_ordered(o, y->stream)) continue;
             struct sched_op *x = o->tail;                     /* its last operation before y */
             while (x && x->seq > y->seq) x = x->sprev;
             if (x) before[nb++] = x;

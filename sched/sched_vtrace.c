@@ -50,8 +50,9 @@ struct vt_rec {
     bool all;
 };
 
-struct vt_stream { const struct loom_stream *st; unsigned flags, id; bool is_default; };   /* (st: identity only,
-                                                                                        it may be freed since) */
+/* A stream as recorded: st is its identity only (it may be freed since); like, a copy of
+ * its number and flags, for the ordering rules (sched_streams_ordered). */
+struct vt_stream { const struct loom_stream *st; struct loom_stream like; };
 
 struct sched_vtrace {
     struct vt_rec *v;
@@ -86,7 +87,8 @@ static unsigned stream_index(struct sched_vtrace *t, const struct loom_stream *s
         t->streams = n;
         t->cap_streams = cap;
     }
-    t->streams[t->nstreams] = (struct vt_stream){ st, st->flags, st->id, st->is_default };
+    t->streams[t->nstreams] = (struct vt_stream){ .st = st, .like = { .flags = st->flags, .id = st->id,
+                                                                      .is_default = st->is_default } };
     return t->nstreams++;
 }
 
@@ -174,8 +176,6 @@ static bool pred_add(struct preds *p, unsigned i)
     return true;
 }
 
-static bool blocking_flags(unsigned flags) { return !(flags & LOOM_STREAM_NON_BLOCKING); }
-
 static int cmp_unsigned(const void *a, const void *b)
 {
     unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
@@ -195,8 +195,7 @@ static bool replay_deps(struct sched *s, struct sched_vtrace *t, struct preds *p
     struct sched_op *ops = calloc(t->n ? t->n : 1, sizeof *ops);
     bool ok = st && ops;
     for (unsigned i = 0; ok && i < t->nstreams; i++) {
-        st[i].flags = t->streams[i].flags;
-        st[i].is_default = t->streams[i].is_default;
+        st[i] = t->streams[i].like;
         st[i].next = i + 1 < t->nstreams ? &st[i + 1] : NULL;
     }
     rs.streams = ok && t->nstreams ? st : NULL;
@@ -241,12 +240,8 @@ static bool stream_deps(struct sched_vtrace *t, struct preds *pr, uint64_t *deps
     for (size_t i = 0; ok && i < t->n; i++) {
         const struct vt_rec *r = &t->v[i];
         if (r->marker) continue;
-        const struct vt_stream *me = &t->streams[r->stream];
         for (unsigned o = 0; o < t->nstreams; o++) {
-            const struct vt_stream *x = &t->streams[o];
-            bool ordered = o == r->stream || (me->is_default && blocking_flags(x->flags)) ||
-                           (x->is_default && blocking_flags(me->flags));
-            if (ordered && last[o] >= 0) {
+            if (last[o] >= 0 && sched_streams_ordered(&t->streams[o].like, &t->streams[r->stream].like)) {
                 ok &= pred_add(&pr[i], (unsigned)last[o]);
                 (*deps)++;
             }
@@ -330,7 +325,7 @@ static void draw_ops(struct sched_vtrace *t, struct loom_trace *trace, const str
         if (!named[r->stream * VT_LANES + lane]) {
             named[r->stream * VT_LANES + lane] = true;
             char name[128];
-            unsigned id = t->streams[r->stream].id;
+            unsigned id = t->streams[r->stream].like.id;
             if (lane) snprintf(name, sizeof name, "virtual stream %u (%s), lane %u", id, policy, lane);
             else snprintf(name, sizeof name, "virtual stream %u (%s)", id, policy);
             loom_trace_name_track(trace, track, name);
